@@ -1,0 +1,20 @@
+import { defineEntity, f } from '../../kit'
+
+export const country = defineEntity({
+  name: 'country',
+  module: 'geo',
+  listKey: 'countries',
+  ordering: 'name',
+  route: { area: 'country-management', list: 'countries' },
+  fields: {
+    name: f.text({ max: 255, required: true, search: true, unique: true }),
+    capital_name: f.text({ max: 255 }),
+    country_code: f.text({ max: 10, search: true }),
+    country_code2: f.text({ max: 10 }),
+    phone_code: f.text({ max: 20 }),
+    currency_code: f.text({ max: 10 }),
+    continent_name: f.text({ max: 100 }),
+    continent_code: f.text({ max: 10 }),
+  },
+  listColumns: ['name', 'capital_name', 'country_code', 'phone_code', 'currency_code', 'continent_name'],
+})

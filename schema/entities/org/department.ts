@@ -1,0 +1,12 @@
+import { defineEntity, f } from '../../kit'
+
+export const department = defineEntity({
+  name: 'department',
+  module: 'org',
+  listKey: 'departments',
+  ordering: 'name',
+  route: { area: 'department-management', list: 'departments' },
+  fields: {
+    name: f.text({ max: 255, required: true, search: true, normalize: 'capitalize' }),
+  },
+})

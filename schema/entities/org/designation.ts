@@ -1,0 +1,12 @@
+import { defineEntity, f } from '../../kit'
+
+export const designation = defineEntity({
+  name: 'designation',
+  module: 'org',
+  listKey: 'designations',
+  ordering: 'name',
+  route: { area: 'designation-management', list: 'designations' },
+  fields: {
+    name: f.text({ max: 255, required: true, search: true, normalize: 'title' }),
+  },
+})

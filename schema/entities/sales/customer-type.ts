@@ -1,0 +1,11 @@
+import { defineEntity, f } from '../../kit'
+
+export const customerType = defineEntity({
+  name: 'customer_type',
+  module: 'sales',
+  listKey: 'customer_types',
+  route: { area: 'customerType-management', list: 'customerTypes' },
+  fields: {
+    name: f.text({ max: 20, required: true, search: true, normalize: 'capitalize' }),
+  },
+})

@@ -1,0 +1,40 @@
+/**
+ * The entity registry: every generic table, endpoint, permission, route and screen
+ * is derived from the entities listed here. Adding an entity is one file plus one line.
+ */
+import type { Entity, Fields, InputOf, ValuesOf, AuditColumns } from './kit'
+import { country } from './entities/geo/country'
+import { city } from './entities/geo/city'
+import { thana } from './entities/geo/thana'
+import { branch } from './entities/org/branch'
+import { department } from './entities/org/department'
+import { designation } from './entities/org/designation'
+import { customerType } from './entities/sales/customer-type'
+
+export const registry = {
+  country,
+  city,
+  thana,
+  branch,
+  department,
+  designation,
+  customer_type: customerType,
+} as const
+
+export type Registry = typeof registry
+export type EntityName = keyof Registry
+type FieldsOf<N extends EntityName> = Registry[N] extends Entity<string, infer F> ? F : never
+
+/** What a client sends to `create/` for entity N. */
+export type EntityInput<N extends EntityName> = InputOf<FieldsOf<N>>
+/** A stored row as `{id}` returns it (references as raw ids). */
+export type EntityRow<N extends EntityName> = ValuesOf<FieldsOf<N>> & AuditColumns
+
+/** The registry with field types erased, for the generic engine that walks every entity. */
+export const entities: readonly Entity<string, Fields>[] = Object.values(registry) as unknown as readonly Entity<string, Fields>[]
+
+export function entityByName(name: string): Entity<string, Fields> | undefined {
+  return entities.find((e) => e.name === name)
+}
+
+export { checkRegistry, RegistryError, type RegistryProblem } from './check'

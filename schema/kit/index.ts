@@ -1,0 +1,7 @@
+export * as f from './fields'
+export type { Field, FieldKind, Widget, Cell, Presence, ValueOf, Json } from './fields'
+export { parseDecimal, normalizePhone } from './fields'
+export { defineEntity, actions } from './entity'
+export type { Entity, EntityConfig, AnyField, Fields, Action, InputOf, ValuesOf, AuditColumns, ListByRoute } from './entity'
+export { normalizers, type Normalizer } from './normalize'
+export { messageOfIssue, validationKeys, type Message, type ValidationKey } from './messages'
