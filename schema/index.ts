@@ -31,7 +31,7 @@ export type EntityInput<N extends EntityName> = InputOf<FieldsOf<N>>
 export type EntityRow<N extends EntityName> = ValuesOf<FieldsOf<N>> & AuditColumns
 
 /** The registry with field types erased, for the generic engine that walks every entity. */
-export const entities: readonly Entity<string, Fields>[] = Object.values(registry) as unknown as readonly Entity<string, Fields>[]
+export const entities: readonly Entity<string, Fields>[] = Object.values(registry)
 
 export function entityByName(name: string): Entity<string, Fields> | undefined {
   return entities.find((e) => e.name === name)

@@ -261,7 +261,7 @@ export function decimal<const O extends Common<string> & { precision?: number; s
   const base = z.unknown().transform((v, ctx) => {
     const d = parseDecimal(v, precision, scale)
     if (d === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'validation.decimal', params: { precision, scale } })
+      ctx.addIssue({ code: 'custom', message: 'validation.decimal', params: { scale, whole: precision - scale } })
       return z.NEVER
     }
     if (minimum !== undefined && d.startsWith('-') && !minimum.startsWith('-')) {

@@ -35,10 +35,28 @@ export const validationKeys = [
 
 export type ValidationKey = (typeof validationKeys)[number]
 
-export function messageOfIssue(issue: z.core.$ZodIssue): Message {
+/**
+ * The message of one zod issue on one field. `label` and `entity` are i18n keys in
+ * the params; `renderMessage` translates them before interpolating.
+ */
+export function messageOfIssue(issue: z.core.$ZodIssue, labelKey: string, entityKey?: string): Message {
   const key = issue.message.startsWith('validation.') ? issue.message : 'validation.invalid'
-  const params: Record<string, string | number> = {}
+  const params: Record<string, string | number> = { label: labelKey }
+  if (entityKey) params.entity = entityKey
   if ('maximum' in issue && issue.maximum !== undefined) params.max = Number(issue.maximum)
   if ('minimum' in issue && issue.minimum !== undefined) params.min = Number(issue.minimum)
+  if (issue.code === 'custom' && issue.params) {
+    for (const [k, v] of Object.entries(issue.params)) if (typeof v === 'string' || typeof v === 'number') params[k] = v
+  }
   return { key, params }
+}
+
+export type Translate = (key: string, params?: Record<string, string | number>) => string
+
+/** Renders a message in the translator's language; `label`/`entity` params are keys. */
+export function renderMessage(t: Translate, m: Message): string {
+  const params = { ...m.params }
+  if (typeof params.label === 'string') params.label = t(params.label)
+  if (typeof params.entity === 'string') params.entity = t(`${params.entity}.one`)
+  return t(m.key, params)
 }

@@ -1,0 +1,82 @@
+import { sql } from 'kysely'
+import { registry } from '../../../schema'
+import type { Entity, Fields } from '../../../schema/kit'
+import { hashPassword } from '../../auth/passwords'
+import { validateRecord, type Values } from '../../engine/validate'
+import type { Db, Trx } from '../types'
+import { districts } from './data/bangladesh'
+import { countries } from './data/countries'
+
+/**
+ * First-start data. Demo mode: a demo admin and realistic organisation and geography
+ * data. Production: only the first admin, from ADMIN_EMAIL / ADMIN_PASSWORD.
+ * Rows pass the registry's validation, so demo data obeys the same rules as user input.
+ */
+export const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin123' } as const
+
+async function insertValidated(trx: Trx, entity: Entity<string, Fields>, rows: Values[], actor: number): Promise<number[]> {
+  const ids: number[] = []
+  const chunk = 500
+  for (let i = 0; i < rows.length; i += chunk) {
+    const values = rows.slice(i, i + chunk).map((r) => ({ ...validateRecord(entity, r), created_by: actor, updated_by: actor }))
+    const inserted = await trx.insertInto(entity.name).values(values).returning('id').execute()
+    ids.push(...inserted.map((r) => Number(r.id)))
+  }
+  return ids
+}
+
+async function createAdmin(trx: Trx, email: string, password: string): Promise<number> {
+  const r = await sql<{ id: number }>`
+    insert into "user" (first_name, last_name, username, email, password, is_admin, is_active)
+    values ('Admin', 'User', 'admin', ${email.toLowerCase()}, ${await hashPassword(password)}, true, true) returning id`.execute(trx)
+  return r.rows[0]!.id
+}
+
+export async function seedDemo(trx: Trx, admin: number): Promise<void> {
+  const countryIds = await insertValidated(trx, registry.country, [...countries], admin)
+  const bangladesh = countryIds[countries.findIndex((c) => c.country_code === 'BD')]!
+  const cityIds = await insertValidated(
+    trx,
+    registry.city,
+    districts.map(({ thanas: _thanas, ...d }) => ({ ...d, country: bangladesh })),
+    admin,
+  )
+  const thanaRows = districts.flatMap((d, i) => d.thanas.map((t) => ({ ...t, city: cityIds[i] })))
+  const thanaIds = await insertValidated(trx, registry.thana, thanaRows, admin)
+  const cityOf = (name: string) => cityIds[districts.findIndex((d) => d.name === name)]
+  const thanaOf = (district: string, name: string) => thanaIds[thanaRows.findIndex((t) => t.city === cityOf(district) && t.name === name)] ?? null
+  await insertValidated(
+    trx,
+    registry.branch,
+    [
+      { name: 'Head office', short_desc: 'Head office and central warehouse', street_address_one: 'House 12, Road 113, Gulshan 2', city: cityOf('Dhaka'), thana: thanaOf('Dhaka', 'Gulshan'), country: bangladesh, postal_code: '1212' },
+      { name: 'Chattogram branch', street_address_one: 'Agrabad Commercial Area', city: cityOf('Chattogram'), country: bangladesh, postal_code: '4100' },
+      { name: 'Sylhet branch', street_address_one: 'Zindabazar', city: cityOf('Sylhet'), country: bangladesh, postal_code: '3100' },
+      { name: 'Khulna branch', street_address_one: 'KDA Avenue', city: cityOf('Khulna'), country: bangladesh, postal_code: '9100' },
+      { name: 'Rajshahi branch', street_address_one: 'Shaheb Bazar', city: cityOf('Rajshahi'), country: bangladesh, postal_code: '6100', is_active: false },
+    ],
+    admin,
+  )
+  const names = (list: string[]) => list.map((name) => ({ name }))
+  await insertValidated(trx, registry.department, names(['Accounts', 'Sales', 'Support', 'Human resources', 'Marketing', 'Operations', 'Procurement', 'Information technology']), admin)
+  await insertValidated(trx, registry.designation, names(['Managing director', 'General manager', 'Manager', 'Assistant manager', 'Senior executive', 'Executive', 'Accountant', 'Sales representative', 'Support engineer', 'Officer']), admin)
+  await insertValidated(trx, registry.customer_type, names(['Retail', 'Wholesale', 'Corporate', 'VIP', 'Online']), admin)
+}
+
+export type SeedOptions = { isDemo: boolean; adminEmail?: string; adminPassword?: string }
+
+/** Seeds once: only a database without users is seeded. Returns what it did. */
+export async function seed(db: Db, options: SeedOptions): Promise<'demo' | 'admin' | 'none'> {
+  return db.transaction().execute(async (trx) => {
+    const users = await sql<{ n: number }>`select count(*) as n from "user"`.execute(trx)
+    if (Number(users.rows[0]?.n) > 0) return 'none'
+    if (options.adminEmail && options.adminPassword) {
+      const admin = await createAdmin(trx, options.adminEmail, options.adminPassword)
+      if (options.isDemo) await seedDemo(trx, admin)
+      return options.isDemo ? 'demo' : 'admin'
+    }
+    if (!options.isDemo) return 'none'
+    await seedDemo(trx, await createAdmin(trx, DEMO_ADMIN.email, DEMO_ADMIN.password))
+    return 'demo'
+  })
+}

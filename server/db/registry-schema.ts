@@ -1,0 +1,66 @@
+import type { Entity, Fields, OnDelete } from '../../schema/kit'
+
+/**
+ * The tables, constraints and indexes the registry declares, as plain data. The sync
+ * compares this with the live database; a test compares it after migrating.
+ */
+export type ColumnSpec = { name: string; type: string; notNull: boolean; default?: string }
+export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean }
+export type ForeignKeySpec = { name: string; table: string; column: string; target: string; onDelete: OnDelete }
+export type UniqueSpec = { name: string; table: string; column: string }
+export type IndexSpec = { name: string; table: string; using: 'btree' | 'gin_trgm'; column: string }
+export type SchemaSpec = { tables: TableSpec[]; foreignKeys: ForeignKeySpec[]; uniques: UniqueSpec[]; indexes: IndexSpec[] }
+
+export const joinTableName = (entity: string, field: string) => `${entity}_${field}`
+
+const auditColumns: ColumnSpec[] = [
+  { name: 'created_at', type: 'timestamptz', notNull: true, default: 'now()' },
+  { name: 'updated_at', type: 'timestamptz', notNull: true, default: 'now()' },
+  { name: 'created_by', type: 'bigint', notNull: false },
+  { name: 'updated_by', type: 'bigint', notNull: false },
+]
+
+export function registrySchema(entities: readonly Entity<string, Fields>[]): SchemaSpec {
+  const spec: SchemaSpec = { tables: [], foreignKeys: [], uniques: [], indexes: [] }
+  const index = (table: string, column: string, using: IndexSpec['using']) => {
+    const name = `${table}_${column}_${using === 'btree' ? 'idx' : 'trgm'}`
+    if (!spec.indexes.some((i) => i.name === name)) spec.indexes.push({ name, table, column, using })
+  }
+  for (const e of entities) {
+    const columns: ColumnSpec[] = [{ name: 'id', type: 'bigint', notNull: true }]
+    for (const name of e.fieldNames) {
+      const field = e.fields[name]!
+      if (field.kind === 'refs') {
+        const join = joinTableName(e.name, name)
+        spec.tables.push({
+          name: join,
+          counted: false,
+          columns: [
+            { name: 'owner_id', type: 'bigint', notNull: true },
+            { name: 'target_id', type: 'bigint', notNull: true },
+          ],
+        })
+        spec.foreignKeys.push({ name: `${join}_owner_id_fkey`, table: join, column: 'owner_id', target: e.name, onDelete: 'cascade' })
+        spec.foreignKeys.push({ name: `${join}_target_id_fkey`, table: join, column: 'target_id', target: field.ref!.target, onDelete: 'cascade' })
+        index(join, 'target_id', 'btree')
+        continue
+      }
+      const sqlColumn = field.sql!
+      columns.push({ name, type: sqlColumn.type, notNull: field.presence !== 'optional', default: sqlColumn.default })
+      if (field.ref) {
+        spec.foreignKeys.push({ name: `${e.name}_${name}_fkey`, table: e.name, column: name, target: field.ref.target, onDelete: field.ref.onDelete })
+        index(e.name, name, 'btree')
+      }
+      if (field.isUnique) spec.uniques.push({ name: `${e.name}_${name}_key`, table: e.name, column: name })
+      if (field.isSearchable) index(e.name, name, 'gin_trgm')
+    }
+    const orderField = e.ordering.replace(/^-/, '')
+    if (orderField !== 'id' && !e.fields[orderField]?.isUnique) index(e.name, orderField, 'btree')
+    columns.push(...auditColumns)
+    spec.tables.push({ name: e.name, columns, counted: true })
+    for (const col of ['created_by', 'updated_by']) {
+      spec.foreignKeys.push({ name: `${e.name}_${col}_fkey`, table: e.name, column: col, target: 'user', onDelete: 'set null' })
+    }
+  }
+  return spec
+}

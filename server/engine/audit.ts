@@ -1,0 +1,27 @@
+import { sql } from 'kysely'
+import type { Executor } from '../db/types'
+
+export type Actor = { id: number }
+export type AuditAction = 'create' | 'update' | 'delete'
+/** Changed fields with their value before and after: `{name: ["Old", "New"]}`. */
+export type Changes = Record<string, [unknown, unknown]>
+
+const comparable = (v: unknown) => (v instanceof Date ? v.toISOString() : JSON.stringify(v ?? null))
+
+export function diff(before: Record<string, unknown> | null, after: Record<string, unknown> | null, fields: readonly string[]): Changes {
+  const changes: Changes = {}
+  for (const f of fields) {
+    const a = before?.[f] ?? null
+    const b = after?.[f] ?? null
+    if (comparable(a) !== comparable(b)) changes[f] = [a, b]
+  }
+  return changes
+}
+
+export async function writeAudit(
+  db: Executor,
+  entry: { actor: Actor | null; entity: string; entityId: number; action: AuditAction; changes: Changes },
+): Promise<void> {
+  await sql`insert into audit_log (actor, entity, entity_id, action, changes)
+    values (${entry.actor?.id ?? null}, ${entry.entity}, ${entry.entityId}, ${entry.action}, ${JSON.stringify(entry.changes)}::jsonb)`.execute(db)
+}

@@ -1,0 +1,55 @@
+import type { Entity, Fields } from '../../schema/kit'
+import { BusinessError, NotFoundError } from './errors'
+import type { Filter } from './list-query'
+import { modelName } from './validate'
+
+/** `page` is 1-based (default 1); `size` defaults to 10 and is capped at 100; non-digits are ignored. */
+export function pageOf(query: Record<string, unknown>): { page: number; size: number } {
+  const num = (v: unknown, fallback: number) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : fallback)
+  return { page: Math.max(1, num(query.page, 1)), size: Math.min(100, Math.max(1, num(query.size, 10))) }
+}
+
+export function orderingOf(entity: Entity<string, Fields>, query: Record<string, unknown>): string {
+  const raw = query.ordering
+  if (raw === undefined || raw === '') return entity.ordering
+  const name = String(raw).replace(/^-/, '')
+  const sortable = ['id', ...entity.fieldNames.filter((n) => entity.fields[n]!.isSortable)]
+  if (!sortable.includes(name)) throw new BusinessError(`Cannot order by '${String(raw)}'. Use one of: ${sortable.join(', ')} (prefix '-' for descending).`)
+  return String(raw)
+}
+
+const RESERVED = new Set(['page', 'size', 'ordering'])
+const EXACT_KINDS = new Set(['ref', 'integer', 'boolean', 'enum', 'date'])
+
+/**
+ * The contract's `search/?<field>=text`: case-insensitive contains on the entity's search
+ * fields. As an additive extension, references and scalar fields filter by equality
+ * (`?city=5`, `?is_active=true`), so lists can be narrowed without new routes.
+ */
+export function filtersOf(entity: Entity<string, Fields>, query: Record<string, unknown>): Filter[] {
+  const filters: Filter[] = []
+  for (const [key, raw] of Object.entries(query)) {
+    if (RESERVED.has(key) || raw === undefined) continue
+    const value = Array.isArray(raw) ? String(raw[0]) : String(raw)
+    if (entity.searchFields.includes(key)) {
+      if (value.trim() !== '') filters.push({ field: key, op: 'contains', value: value.trim() })
+      continue
+    }
+    const field = entity.fields[key]
+    if (!field || !EXACT_KINDS.has(field.kind)) {
+      const allowed = [...entity.searchFields, ...entity.fieldNames.filter((n) => EXACT_KINDS.has(entity.fields[n]!.kind))]
+      throw new BusinessError(`Unknown search parameter '${key}'. Use one of: ${allowed.join(', ')}.`)
+    }
+    if (value === '') continue
+    const parsed = field.zod.safeParse(value)
+    if (!parsed.success) throw new BusinessError(`Invalid value '${value}' for search parameter '${key}'.`)
+    filters.push({ field: key, op: 'equals', value: parsed.data as string | number })
+  }
+  return filters
+}
+
+/** Path ids are positive integers; anything else is an unknown record (404), as a URL pattern would make it. */
+export function rowIdOf(entity: Entity<string, Fields>, raw: string): number {
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new NotFoundError(`${modelName(entity)} id - ${raw} doesn't exists`)
+  return Number(raw)
+}

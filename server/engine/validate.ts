@@ -1,0 +1,34 @@
+import type { z } from 'zod'
+import type { Entity, Fields, Message } from '../../schema/kit'
+import { messageOfIssue } from '../../schema/kit'
+import { ValidationError } from './errors'
+
+export type Values = Record<string, unknown>
+
+function fieldErrors(issues: readonly z.core.$ZodIssue[], labelOf: (field: string) => string, entityKey?: string): ValidationError {
+  const fields: Record<string, Message[]> = {}
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? 'non_field_errors')
+    ;(fields[field] ??= []).push(messageOfIssue(issue, labelOf(field), entityKey))
+  }
+  return new ValidationError(fields)
+}
+
+/** Runs the registry's zod schema (the one the browser form uses) and maps issues to fields. */
+export function validateRecord(entity: Entity<string, Fields>, input: Values): Values {
+  const result = entity.schema.safeParse(input)
+  if (result.success) return result.data as Values
+  throw fieldErrors(result.error.issues, entity.fieldLabelKey, entity.labelKey)
+}
+
+/** Validates a body that is not a registry record (login, password change…) the same way. */
+export function parseWith<T>(schema: z.ZodType<T>, input: unknown, labels: Record<string, string>): T {
+  const result = schema.safeParse(typeof input === 'object' && input !== null ? input : {})
+  if (result.success) return result.data
+  throw fieldErrors(result.error.issues, (field) => labels[field] ?? `field.${field}`)
+}
+
+/** The model name the contract's messages use: `thana` → `Thana`, `customer_type` → `CustomerType`. */
+export function modelName(entity: Pick<Entity, 'name'>): string {
+  return entity.name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
+}
