@@ -10,6 +10,7 @@ import { checkRegistry, entities as registeredEntities, RegistryError } from '..
 import type { Entity, Fields } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
 import { registerLogin } from './auth/login'
+import { DEMO_ADMIN } from './db/demo/seed'
 import type { Db } from './db/types'
 import { registerEntityRoutes } from './engine/routes'
 import { registerErrorHandling } from './http/errors'
@@ -59,6 +60,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { status: 'ok' }
   })
   registerLogin(app, { db: options.db, secret: options.jwtSecret })
+  // The login form is prefilled with the demo credentials in demo mode only (spec §5).
+  app.get('/api/auth/demo-credentials', async (_request, reply) =>
+    options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: 'Not in demo mode.' }),
+  )
 
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(options.db, options.jwtSecret))

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config'
+
+// Journeys in real headless Chromium against the built app and a real server.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    environment: 'node',
+    include: ['tests/e2e/**/*.test.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+  },
+})
