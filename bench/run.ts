@@ -7,7 +7,6 @@
  * BENCH_DB=postgres|pglite (default: postgres when its binaries exist), BENCH_REQUESTS,
  * BENCH_CONCURRENCY. Figures vary run to run; compare within one run.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir, cpus } from 'node:os'
 import { join } from 'node:path'
@@ -20,7 +19,8 @@ import { districts } from '../server/db/demo/data/bangladesh'
 import { migrate } from '../server/db/sync'
 import { findRow, listRows, type ListQuery } from '../server/engine/list-query'
 import { entities } from '../schema'
-import { freePort, postgresBinDir, startPostgres, type Cluster } from '../tests/support/postgres-cluster'
+import { postgresBinDir, startPostgres, type Cluster } from '../tests/support/postgres-cluster'
+import { startServer } from '../tests/support/server-process'
 import { measure, type Figures } from './stats'
 
 const ROWS = Math.min(1_000_000, Math.max(1_000, Number(process.env.BENCH_ROWS ?? 100_000)))
@@ -45,21 +45,6 @@ async function fillThanas(conn: Connection): Promise<number> {
   }
   await sql`analyze`.execute(conn.db)
   return missing
-}
-
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = ''
-    const onData = (d: Buffer) => {
-      out += d.toString()
-      const m = /ready at (http:\/\/\S+)/.exec(out)
-      if (m) resolve({ child, url: m[1]!.replace('127.0.0.1', 'localhost') })
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)))
-  })
 }
 
 async function bundleSizes(url: string, token: string): Promise<{ login: number; list: number; loginFiles: number; listFiles: number } | undefined> {
@@ -133,8 +118,7 @@ async function main(): Promise<void> {
   }
   if (KIND === 'pglite') await conn.close()
 
-  const port = await freePort()
-  const server = await startServer({ ...serverEnv, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development' })
+  const server = await startServer(serverEnv)
   const http = new Map<string, Figures>()
   let token = ''
   let bundles: Awaited<ReturnType<typeof bundleSizes>>
@@ -151,8 +135,7 @@ async function main(): Promise<void> {
     }
     bundles = await bundleSizes(server.url, token)
   } finally {
-    server.child.kill('SIGTERM')
-    await new Promise((r) => server.child.once('exit', r))
+    await server.stop()
     if (KIND === 'postgres') await conn.close()
     cluster?.stop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
