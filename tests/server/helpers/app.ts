@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe } from 'vitest'
+import type { Entity, Fields } from '../../../schema/kit'
+import { buildApp } from '../../../server/app'
+import { hashPassword } from '../../../server/auth/passwords'
+import { signToken } from '../../../server/auth/tokens'
+import type { Db } from '../../../server/db/types'
+import { databaseKinds, freshDatabase, isAvailable, type DatabaseKind } from './databases'
+
+export const JWT_SECRET = 'test-secret-of-at-least-thirty-two-characters!'
+export const ADMIN = { email: 'admin@example.com', password: 'admin123' } as const
+
+export type Reply = { status: number; body: any; headers: Record<string, unknown>; raw: string }
+
+export type TestApp = {
+  kind: DatabaseKind
+  app: FastifyInstance
+  db: Db
+  adminId: number
+  mediaDir: string
+  /** A valid access token of the seeded admin. */
+  token: () => Promise<string>
+  /** Injects a request as the admin (unless `headers.authorization` is given) and parses JSON. */
+  call: (options: InjectOptions & { asAnonymous?: boolean }) => Promise<Reply>
+  /** Creates a user and returns its id (non-admin by default). */
+  createUser: (user: { email: string; password?: string; isAdmin?: boolean }) => Promise<number>
+  close: () => Promise<void>
+}
+
+export type TestAppOptions = { entities?: readonly Entity<string, Fields>[] }
+
+async function insertUser(db: Db, user: { email: string; password?: string; isAdmin?: boolean }): Promise<number> {
+  const password = await hashPassword(user.password ?? 'password123')
+  const r = await sql<{ id: number }>`
+    insert into "user" (first_name, last_name, username, email, password, is_admin, is_active)
+    values ('Test', 'User', ${user.email.split('@')[0]}, ${user.email}, ${password}, ${user.isAdmin ?? false}, true)
+    returning id`.execute(db)
+  return r.rows[0]!.id
+}
+
+/** The app on a fresh database of the given kind, with an admin user. */
+export async function testApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
+  const connection = await freshDatabase(kind)
+  const db = connection.db
+  const adminId = await insertUser(db, { ...ADMIN, isAdmin: true })
+  const mediaDir = mkdtempSync(join(tmpdir(), 'media-'))
+  const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, entities: options.entities })
+  await app.ready()
+  let token: string | undefined
+  const getToken = async () => (token ??= await signToken(JWT_SECRET, adminId))
+  const call: TestApp['call'] = async ({ asAnonymous, ...options }) => {
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) }
+    if (!asAnonymous && headers.authorization === undefined) headers.authorization = `Bearer ${await getToken()}`
+    const res = await app.inject({ ...options, headers })
+    let body: unknown
+    try {
+      body = res.body === '' ? undefined : JSON.parse(res.body)
+    } catch {
+      body = res.body
+    }
+    return { status: res.statusCode, body, headers: res.headers, raw: res.body }
+  }
+  return {
+    kind,
+    app,
+    db,
+    adminId,
+    mediaDir,
+    token: getToken,
+    call,
+    createUser: (user) => insertUser(db, user),
+    close: async () => {
+      await app.close()
+      await connection.close()
+      rmSync(mediaDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Registers beforeAll/afterAll that build and close a test app; the returned handle is
+ * usable inside tests. Suites are declared before the app exists, hence the getter.
+ */
+export function useTestApp(kind: DatabaseKind, options: TestAppOptions = {}): { readonly current: TestApp } {
+  let current: TestApp | undefined
+  beforeAll(async () => {
+    current = await testApp(kind, options)
+  })
+  afterAll(async () => {
+    await current?.close()
+  })
+  return {
+    get current() {
+      if (!current) throw new Error('test app not built yet')
+      return current
+    },
+  }
+}
+
+/** Runs the same suite on PGlite and on PostgreSQL (skipped, with global-setup's notice, when absent). */
+export function describeEachDatabase(
+  name: string,
+  suite: (t: { readonly current: TestApp }, kind: DatabaseKind) => void,
+  options: TestAppOptions = {},
+): void {
+  for (const kind of databaseKinds) {
+    describe.skipIf(!isAvailable(kind))(`${name} [${kind}]`, () => {
+      const t = useTestApp(kind, options)
+      suite(t, kind)
+    })
+  }
+}

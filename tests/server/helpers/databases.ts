@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs'
+import { sql } from 'kysely'
+import { inject } from 'vitest'
+import { connect, type Connection } from '../../../server/db/connect'
+
+/** Where global-setup's throwaway PostgreSQL cluster listens, and its migrated template. */
+export type PostgresInfo = { host: string; port: number; user: string; template: string }
+
+export type DatabaseKind = 'pglite' | 'postgres'
+export const databaseKinds: readonly DatabaseKind[] = ['pglite', 'postgres']
+
+export const postgresInfo = (): PostgresInfo | null => inject('postgres')
+export const isAvailable = (kind: DatabaseKind) => kind === 'pglite' || postgresInfo() !== null
+
+let counter = 0
+
+/**
+ * A database of this test file's own: PGlite loaded from the template blob, or a PostgreSQL
+ * database copied from the template (`empty` gives one never migrated, for migration tests).
+ */
+export async function freshDatabase(kind: DatabaseKind, options: { empty?: boolean } = {}): Promise<Connection> {
+  if (kind === 'pglite') {
+    const file = options.empty ? inject('pgliteEmptyTemplate') : inject('pgliteTemplate')
+    return connect({ kind: 'pglite', loadDataDir: new Blob([readFileSync(file)]) })
+  }
+  const info = postgresInfo()
+  if (!info) throw new Error('PostgreSQL is not available in this run')
+  const name = `test_${process.pid}_${++counter}`
+  const server = { host: info.host, port: info.port, user: info.user }
+  const admin = await connect({ kind: 'postgres', poolConfig: { ...server, database: 'postgres', max: 1 } })
+  try {
+    const template = options.empty ? 'template1' : info.template
+    await sql`create database ${sql.id(name)} template ${sql.id(template)}`.execute(admin.db)
+  } finally {
+    await admin.close()
+  }
+  const connection = await connect({ kind: 'postgres', poolConfig: { ...server, database: name, max: 4 } })
+  return {
+    ...connection,
+    close: async () => {
+      await connection.close()
+      const dropper = await connect({ kind: 'postgres', poolConfig: { ...server, database: 'postgres', max: 1 } })
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(dropper.db).finally(() => dropper.close())
+    },
+  }
+}

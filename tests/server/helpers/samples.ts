@@ -1,0 +1,211 @@
+import { sql } from 'kysely'
+import { entities as registeredEntities } from '../../../schema'
+import type { AnyField, Entity, Fields } from '../../../schema/kit'
+import { catalogues } from '../../../server/i18n'
+import type { Values } from '../../../server/engine/validate'
+import type { TestApp } from './app'
+
+/**
+ * Valid and invalid input generated from an entity's field list, so the table-driven
+ * tests follow the registry: a new entity or field is covered without new test code.
+ */
+export type AnyEntity = Entity<string, Fields>
+
+let sequence = 0
+const next = () => ++sequence
+
+export function numericShape(field: AnyField): { precision: number; scale: number } {
+  const m = /^numeric\((\d+),(\d+)\)$/.exec(field.sql?.type ?? '')
+  return m ? { precision: Number(m[1]), scale: Number(m[2]) } : { precision: 20, scale: 2 }
+}
+
+/** Ids of referenced rows, by target entity name. */
+export type RefIds = Record<string, number>
+
+export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown {
+  switch (field.kind) {
+    case 'text': {
+      const max = field.maxLength ?? 255
+      const long = `Sample ${n}`
+      return long.length <= max ? long : `s${n}`.slice(-max)
+    }
+    case 'email':
+      return `user${n}@example.com`
+    case 'phone':
+      return `+8801${String(700000000 + n).padStart(9, '0')}`
+    case 'url':
+      return `https://example${n}.com/page`
+    case 'integer':
+      return (n % 100) + 1
+    case 'decimal': {
+      const { precision, scale } = numericShape(field)
+      const whole = Math.min(precision - scale, 2)
+      const int = whole > 0 ? String(n % 10 ** whole) : '0'
+      return scale > 0 ? `${int}.${'5'.repeat(scale)}` : int
+    }
+    case 'boolean':
+      return n % 2 === 0
+    case 'date':
+      return `2024-03-${String((n % 28) + 1).padStart(2, '0')}`
+    case 'datetime':
+      return `2024-03-0${(n % 9) + 1}T10:20:30.000Z`
+    case 'enum':
+      return field.options![n % field.options!.length]
+    case 'ref':
+      return refIds[field.ref!.target] ?? null
+    case 'refs':
+      return refIds[field.ref!.target] !== undefined ? [refIds[field.ref!.target]] : []
+    case 'file':
+      return `/media/sample/${n}.png`
+    case 'json':
+      return { n, tags: ['a', 'b'] }
+  }
+}
+
+/** A valid create body for the entity; every field filled, references from `refIds`. */
+export function sampleInput(entity: AnyEntity, refIds: RefIds, n = next()): Values {
+  const input: Values = {}
+  entity.fieldNames.forEach((name, i) => {
+    const value = sampleValue(entity.fields[name]!, n * 100 + i, refIds)
+    if (value !== null) input[name] = value
+  })
+  return input
+}
+
+export function targetsOf(entity: AnyEntity): string[] {
+  return [...new Set(Object.values(entity.fields).flatMap((f) => (f.ref && f.ref.target !== entity.name ? [f.ref.target] : [])))]
+}
+
+/**
+ * Creates one row of every entity `entity` refers to, through the API, referenced rows
+ * first (dependency order), and returns their ids by entity name.
+ */
+export async function createReferences(t: TestApp, entity: AnyEntity, all: readonly AnyEntity[] = registeredEntities): Promise<RefIds> {
+  const ids: RefIds = {}
+  const visit = async (e: AnyEntity, path: string[]): Promise<void> => {
+    for (const target of targetsOf(e)) {
+      if (ids[target] !== undefined || path.includes(target)) continue
+      const te = all.find((x) => x.name === target)
+      if (!te) throw new Error(`unknown ref target ${target}`)
+      await visit(te, [...path, target])
+      ids[target] = (await createRow(t, te, sampleInput(te, ids))).id as number
+    }
+  }
+  await visit(entity, [entity.name])
+  return ids
+}
+
+/** POSTs to `create/` and returns the created row (expects 201). */
+export async function createRow(t: TestApp, entity: AnyEntity, input: Values): Promise<Record<string, unknown>> {
+  const res = await t.call({ method: 'POST', url: `${entity.api.base}/create/`, payload: input })
+  if (res.status !== 201) throw new Error(`create ${entity.name} failed: ${res.status} ${res.raw}`)
+  return res.body
+}
+
+/** A created row with all its references, for tests that need one. */
+export async function createSample(t: TestApp, entity: AnyEntity, overrides: Values = {}, all: readonly AnyEntity[] = registeredEntities) {
+  const refIds = await createReferences(t, entity, all)
+  const input = { ...sampleInput(entity, refIds), ...overrides }
+  const row = await createRow(t, entity, input)
+  return { row, input, refIds, id: row.id as number }
+}
+
+export async function countRows(t: TestApp, table: string): Promise<number> {
+  const r = await sql<{ n: string }>`select count(*) as n from ${sql.id(table)}`.execute(t.db)
+  return Number(r.rows[0]!.n)
+}
+
+// ------------------------------------------------------------------ invalid input
+
+/** One invalid value for a field, and the validation message key it must produce. */
+export type BadCase = { why: string; value: unknown; key: string }
+
+export function badCases(field: AnyField): BadCase[] {
+  const cases: BadCase[] = []
+  const add = (why: string, value: unknown, key: string) => cases.push({ why, value, key })
+  switch (field.kind) {
+    case 'text':
+      if (field.maxLength) add(`longer than ${field.maxLength} characters`, 'x'.repeat(field.maxLength + 1), 'validation.max_length')
+      add('an object instead of text', { a: 1 }, 'validation.text')
+      break
+    case 'email':
+      add('an e-mail without @', 'not-an-email', 'validation.email')
+      add('an e-mail without a domain', 'someone@', 'validation.email')
+      break
+    case 'phone':
+      add('letters', 'call me maybe', 'validation.phone')
+      add('too few digits', '+12', 'validation.phone')
+      break
+    case 'url':
+      add('words with spaces', 'not a url', 'validation.url')
+      add('an ftp URL', 'ftp://example.com/x', 'validation.url')
+      break
+    case 'integer':
+      add('letters', 'abc', 'validation.integer')
+      add('a fraction', 1.5, 'validation.integer')
+      break
+    case 'decimal': {
+      const { precision, scale } = numericShape(field)
+      add(`more than ${scale} decimal places`, `1.${'1'.repeat(scale + 1)}`, 'validation.decimal')
+      add(`more than ${precision - scale} digits before the point`, '9'.repeat(precision - scale + 1), 'validation.decimal')
+      add('letters', 'abc', 'validation.decimal')
+      break
+    }
+    case 'boolean':
+      add('a word that is not yes/no', 'maybe', 'validation.boolean')
+      break
+    case 'date':
+      add('a day that does not exist', '2024-02-30', 'validation.date')
+      add('a day-first date', '30/01/2024', 'validation.date')
+      break
+    case 'datetime':
+      add('a word', 'yesterday', 'validation.datetime')
+      break
+    case 'enum':
+      add('a value outside the options', 'not-an-option', 'validation.choice')
+      break
+    case 'ref':
+      add('an id that does not exist', 999_999_999, 'validation.ref_missing')
+      add('letters', 'abc', 'validation.ref')
+      break
+    case 'refs':
+      add('an id that does not exist', [999_999_999], 'validation.ref_missing')
+      add('letters', 'x,y', 'validation.refs')
+      break
+    case 'file':
+      add('a path longer than 500 characters', 'x'.repeat(501), 'validation.max_length')
+      break
+    case 'json':
+      add('text that is not JSON', '{not json', 'validation.json')
+      break
+  }
+  return cases
+}
+
+// ------------------------------------------------------------------ messages
+
+type Lang = keyof typeof catalogues
+
+export function translate(lang: Lang, key: string): string {
+  let node: unknown = catalogues[lang]
+  for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part]
+  if (typeof node !== 'string') throw new Error(`no '${key}' in the ${lang} catalogue`)
+  return node
+}
+
+export const labelOf = (entity: AnyEntity, field: string, lang: Lang = 'en') => translate(lang, entity.fieldLabelKey(field))
+
+/** The catalogue message of `key` as a pattern: `{{max}}` and friends match any text. */
+export function messagePattern(key: string, lang: Lang = 'en', params: Record<string, string> = {}): RegExp {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const template = translate(lang, key)
+  const source = template
+    .split(/(\{\{\s*\w+\s*\}\})/)
+    .map((part) => {
+      const m = /^\{\{\s*(\w+)\s*\}\}$/.exec(part)
+      if (!m) return escape(part)
+      return params[m[1]!] !== undefined ? escape(params[m[1]!]!) : '.+'
+    })
+    .join('')
+  return new RegExp(`^${source}$`)
+}
