@@ -118,14 +118,14 @@ export async function countRows(t: TestApp, table: string): Promise<number> {
 // ------------------------------------------------------------------ invalid input
 
 /** One invalid value for a field, and the validation message key it must produce. */
-export type BadCase = { why: string; value: unknown; key: string }
+export type BadCase = { why: string; value: unknown; key: string; params?: Record<string, string> }
 
 export function badCases(field: AnyField): BadCase[] {
   const cases: BadCase[] = []
-  const add = (why: string, value: unknown, key: string) => cases.push({ why, value, key })
+  const add = (why: string, value: unknown, key: string, params?: Record<string, string>) => cases.push({ why, value, key, params })
   switch (field.kind) {
     case 'text':
-      if (field.maxLength) add(`longer than ${field.maxLength} characters`, 'x'.repeat(field.maxLength + 1), 'validation.max_length')
+      if (field.maxLength) add(`longer than ${field.maxLength} characters`, 'x'.repeat(field.maxLength + 1), 'validation.max_length', { max: String(field.maxLength) })
       add('an object instead of text', { a: 1 }, 'validation.text')
       break
     case 'email':
@@ -165,7 +165,7 @@ export function badCases(field: AnyField): BadCase[] {
       add('a value outside the options', 'not-an-option', 'validation.choice')
       break
     case 'ref':
-      add('an id that does not exist', 999_999_999, 'validation.ref_missing')
+      add('an id that does not exist', 999_999_999, 'validation.ref_missing', { value: '999999999' })
       add('letters', 'abc', 'validation.ref')
       break
     case 'refs':
@@ -173,7 +173,7 @@ export function badCases(field: AnyField): BadCase[] {
       add('letters', 'x,y', 'validation.refs')
       break
     case 'file':
-      add('a path longer than 500 characters', 'x'.repeat(501), 'validation.max_length')
+      add('a path longer than 500 characters', 'x'.repeat(501), 'validation.max_length', { max: '500' })
       break
     case 'json':
       add('text that is not JSON', '{not json', 'validation.json')

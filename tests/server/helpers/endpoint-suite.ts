@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest'
+import { modelName, validateRecord } from '../../../server/engine/validate'
+import { ADMIN, type TestApp } from './app'
+import { countRows, createReferences, createRow, createSample, sampleInput, type AnyEntity } from './samples'
+
+/**
+ * The contract's generic endpoints (api-contract §2.1–2.2) for one entity, as a suite
+ * that the registry test runs for every entity and the throwaway-entity test for its own.
+ */
+const UNKNOWN_ID = 999_999_999
+const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Record<string, unknown>
+const expected = (entity: AnyEntity, input: Record<string, unknown>) => json(validateRecord(entity, input))
+const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id)
+
+async function listAll(t: TestApp, entity: AnyEntity, query = ''): Promise<Array<Record<string, any>>> {
+  const res = await t.call({ method: 'GET', url: `${entity.api.base}/without_pagination/all/${query}` })
+  expect(res.status, res.raw).toBe(200)
+  return res.body[entity.listKey]
+}
+
+/** Adds rows straight into the table (with validated values), for tests that need many. */
+async function insertMany(t: TestApp, entity: AnyEntity, count: number, all: readonly AnyEntity[]): Promise<void> {
+  const refIds = await createReferences(t, entity, all)
+  const rows = Array.from({ length: count }, () => {
+    const values = validateRecord(entity, sampleInput(entity, refIds))
+    for (const name of entity.fieldNames) {
+      const field = entity.fields[name]!
+      if (field.kind === 'refs') delete values[name]
+      else if (field.kind === 'json' && values[name] !== null) values[name] = JSON.stringify(values[name])
+    }
+    return { ...values, created_by: t.adminId, updated_by: t.adminId }
+  })
+  await t.db.insertInto(entity.name).values(rows).execute()
+}
+
+/** Comparable in JavaScript exactly as PostgreSQL orders them (no collation involved). */
+const NUMERIC_KINDS = new Set(['integer', 'decimal'])
+
+export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntity, all: readonly AnyEntity[]): void {
+  const base = entity.api.base
+  const model = modelName(entity)
+
+  describe(`${entity.name} (${base})`, () => {
+    it('creates a row: 201 with the validated values and the audit columns set by the server', async () => {
+      const refIds = await createReferences(t.current, entity, all)
+      const input = sampleInput(entity, refIds)
+      const res = await t.current.call({ method: 'POST', url: `${base}/create/`, payload: input })
+      expect(res.status, res.raw).toBe(201)
+      expect(res.body).toMatchObject(expected(entity, input))
+      expect(res.body.id).toEqual(expect.any(Number))
+      expect(res.body.created_by).toBe(t.current.adminId)
+      expect(res.body.updated_by).toBe(t.current.adminId)
+      expect(Number.isNaN(Date.parse(res.body.created_at))).toBe(false)
+      expect(Object.keys(res.body).sort()).toEqual(['id', ...entity.fieldNames, 'created_at', 'updated_at', 'created_by', 'updated_by'].sort())
+    })
+
+    it('reads one row by id with raw reference ids', async () => {
+      const { row, refIds } = await createSample(t.current, entity, {}, all)
+      const res = await t.current.call({ method: 'GET', url: `${base}/${row.id}` })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual(row)
+      for (const name of entity.fieldNames) {
+        const field = entity.fields[name]!
+        if (field.kind === 'ref') expect(res.body[name]).toBe(refIds[field.ref!.target] ?? null)
+        if (field.kind === 'refs') expect(res.body[name]).toEqual(refIds[field.ref!.target] ? [refIds[field.ref!.target]] : [])
+      }
+    })
+
+    it(`lists a page in the envelope {${entity.listKey}, page, size, total_pages, total_elements}, page 1 size 10 by default`, async () => {
+      await insertMany(t.current, entity, 12, all)
+      const total = await countRows(t.current, entity.name)
+      const res = await t.current.call({ method: 'GET', url: `${base}/all/` })
+      expect(res.status).toBe(200)
+      expect(Object.keys(res.body).sort()).toEqual([entity.listKey, 'page', 'size', 'total_pages', 'total_elements'].sort())
+      expect(res.body).toMatchObject({ page: 1, size: 10, total_elements: total, total_pages: Math.ceil(total / 10) })
+      expect(res.body[entity.listKey]).toHaveLength(10)
+    })
+
+    it('pages through every row exactly once', async () => {
+      const total = await countRows(t.current, entity.name)
+      const seen: number[] = []
+      const size = 7
+      for (let page = 1; page <= Math.ceil(total / size); page++) {
+        const res = await t.current.call({ method: 'GET', url: `${base}/all/?page=${page}&size=${size}` })
+        expect(res.body.page).toBe(page)
+        seen.push(...ids(res.body[entity.listKey]))
+      }
+      expect(seen).toHaveLength(total)
+      expect(new Set(seen).size).toBe(total)
+    })
+
+    it('caps the page size at 100', async () => {
+      await insertMany(t.current, entity, 101, all)
+      const res = await t.current.call({ method: 'GET', url: `${base}/all/?size=500` })
+      expect(res.status).toBe(200)
+      expect(res.body.size).toBe(100)
+      expect(res.body[entity.listKey]).toHaveLength(100)
+    })
+
+    it('ignores page and size that are not digits', async () => {
+      for (const query of ['?page=abc&size=xyz', '?page=-2&size=1.5', '?page=&size=']) {
+        const res = await t.current.call({ method: 'GET', url: `${base}/all/${query}` })
+        expect(res.status, query).toBe(200)
+        expect(res.body, query).toMatchObject({ page: 1, size: 10 })
+      }
+    })
+
+    it('clamps a page past the end to the last page', async () => {
+      const total = await countRows(t.current, entity.name)
+      const lastPage = Math.ceil(total / 3)
+      const res = await t.current.call({ method: 'GET', url: `${base}/all/?page=99999&size=3` })
+      expect(res.status).toBe(200)
+      expect(res.body).toMatchObject({ page: lastPage, size: 3, total_pages: lastPage, total_elements: total })
+      expect(res.body[entity.listKey]).toHaveLength(total - (lastPage - 1) * 3)
+    })
+
+    it("nests references as {id, name} and shows created_by as the creator's e-mail in list rows", async () => {
+      const { row, refIds } = await createSample(t.current, entity, {}, all)
+      const listed = (await listAll(t.current, entity)).find((r) => r.id === row.id)!
+      expect(listed).toBeDefined()
+      expect(listed.created_by).toBe(ADMIN.email)
+      expect(listed.updated_by).toBe(ADMIN.email)
+      for (const name of entity.fieldNames) {
+        const field = entity.fields[name]!
+        if (field.kind !== 'ref' && field.kind !== 'refs') {
+          expect(listed[name], name).toEqual(row[name])
+          continue
+        }
+        const target = all.find((e) => e.name === field.ref!.target)!
+        const targetId = refIds[target.name]!
+        const targetRow = (await t.current.call({ method: 'GET', url: `${target.api.base}/${targetId}` })).body
+        const nested = { id: targetId, name: targetRow[target.labelField] }
+        expect(listed[name], name).toEqual(field.kind === 'ref' ? nested : [nested])
+      }
+    })
+
+    it(`lists every row without pagination as {${entity.listKey}}`, async () => {
+      const res = await t.current.call({ method: 'GET', url: `${base}/without_pagination/all/` })
+      expect(res.status).toBe(200)
+      expect(Object.keys(res.body)).toEqual([entity.listKey])
+      expect(res.body[entity.listKey]).toHaveLength(await countRows(t.current, entity.name))
+    })
+
+    it("answers 404 {detail} for an unknown or non-numeric id on read, update and delete", async () => {
+      const res = await t.current.call({ method: 'GET', url: `${base}/${UNKNOWN_ID}` })
+      expect(res.status).toBe(404)
+      expect(res.body).toEqual({ detail: `${model} id - ${UNKNOWN_ID} doesn't exists` })
+      for (const bad of ['abc', '-1', '1.5', '0']) {
+        const r = await t.current.call({ method: 'GET', url: `${base}/${bad}` })
+        expect(r.status, bad).toBe(404)
+        expect(r.body.detail, bad).toEqual(expect.any(String))
+      }
+      const put = await t.current.call({ method: 'PUT', url: `${base}/update/${UNKNOWN_ID}`, payload: {} })
+      expect(put.status).toBe(404)
+      expect(put.body).toEqual({ detail: `${model} id - ${UNKNOWN_ID} doesn't exists` })
+      const del = await t.current.call({ method: 'DELETE', url: `${base}/delete/${UNKNOWN_ID}` })
+      expect(del.status).toBe(404)
+      expect(del.body.detail).toEqual(expect.any(String))
+      expect((await t.current.call({ method: 'DELETE', url: `${base}/delete/abc` })).status).toBe(404)
+    })
+
+    it.runIf(entity.searchFields.length > 0)(
+      `searches ${entity.searchFields.join(', ')} case-insensitively by "contains", with % and _ taken literally`,
+      async () => {
+        const refIds = await createReferences(t.current, entity, all)
+        for (const name of entity.searchFields) {
+          const field = entity.fields[name]!
+          const tag = uniqueWord(5)
+          // `b` matches `%_<tag>` only if % and _ were wildcards.
+          const literal = field.kind === 'text' ? `q%_${tag}` : undefined
+          const a = await createRow(t.current, entity, { ...sampleInput(entity, refIds), ...(literal ? { [name]: literal } : {}) })
+          const b = literal ? await createRow(t.current, entity, { ...sampleInput(entity, refIds), [name]: `qzz${tag}` }) : undefined
+          const needle = literal ? `%_${tag.toUpperCase()}` : String(a[name]).slice(1, -1).toUpperCase()
+          const res = await t.current.call({ method: 'GET', url: `${base}/search/?${name}=${encodeURIComponent(needle)}&size=100` })
+          expect(res.status, res.raw).toBe(200)
+          expect(Object.keys(res.body).sort()).toEqual([entity.listKey, 'page', 'size', 'total_pages', 'total_elements'].sort())
+          const found = res.body[entity.listKey] as Array<Record<string, unknown>>
+          expect(ids(found as never)).toContain(a.id)
+          if (b) expect(ids(found as never)).not.toContain(b.id)
+          for (const r of found) expect(String(r[name]).toLowerCase()).toContain(needle.toLowerCase())
+          expect(res.body.total_elements).toBe(found.length)
+        }
+      },
+    )
+
+    it('refuses an unknown search parameter with 400 {detail}', async () => {
+      const res = await t.current.call({ method: 'GET', url: `${base}/search/?no_such_field=1` })
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({ detail: expect.any(String) })
+    })
+
+    it('orders by every sortable field with ordering=field and ordering=-field', async () => {
+      const sortable = ['id', ...entity.fieldNames.filter((n) => entity.fields[n]!.isSortable)]
+      for (const name of sortable) {
+        const up = await listAll(t.current, entity, `?ordering=${name}`)
+        const down = await listAll(t.current, entity, `?ordering=-${name}`)
+        expect(ids(down as never), name).toEqual(ids(up as never).reverse())
+        const kind = name === 'id' ? 'integer' : entity.fields[name]!.kind
+        if (NUMERIC_KINDS.has(kind)) {
+          const values = up.map((r) => r[name]).filter((v) => v !== null).map(Number)
+          expect(values, name).toEqual([...values].sort((x, y) => x - y))
+        }
+        if (kind === 'date') {
+          const values = up.map((r) => r[name]).filter((v) => v !== null)
+          expect(values, name).toEqual([...values].sort())
+        }
+      }
+      const paged = await t.current.call({ method: 'GET', url: `${base}/all/?ordering=-id&size=5` })
+      expect(ids(paged.body[entity.listKey])).toEqual(ids((await listAll(t.current, entity, '?ordering=-id')).slice(0, 5) as never))
+    })
+
+    it('refuses ordering by an unknown field with 400 {detail}', async () => {
+      for (const url of [`${base}/all/?ordering=no_such_field`, `${base}/without_pagination/all/?ordering=-password`]) {
+        const res = await t.current.call({ method: 'GET', url })
+        expect(res.status, url).toBe(400)
+        expect(res.body).toEqual({ detail: expect.any(String) })
+      }
+    })
+
+    it('updates with PUT: the fields sent change, the others keep their values', async () => {
+      const { row, refIds } = await createSample(t.current, entity, {}, all)
+      const fresh = sampleInput(entity, refIds)
+      const scalar = entity.fieldNames.find((n) => !['ref', 'refs', 'boolean'].includes(entity.fields[n]!.kind))!
+      const one = await t.current.call({ method: 'PUT', url: `${base}/update/${row.id}`, payload: { [scalar]: fresh[scalar] } })
+      expect(one.status, one.raw).toBe(200)
+      expect(one.body[scalar]).toEqual(expected(entity, fresh)[scalar])
+      for (const name of entity.fieldNames) if (name !== scalar) expect(one.body[name], name).toEqual(row[name])
+      expect(one.body.created_at).toBe(row.created_at)
+      expect(one.body.updated_by).toBe(t.current.adminId)
+
+      const whole = await t.current.call({ method: 'PUT', url: `${base}/update/${row.id}/`, payload: fresh })
+      expect(whole.status, whole.raw).toBe(200)
+      expect(whole.body).toMatchObject(expected(entity, fresh))
+      const read = await t.current.call({ method: 'GET', url: `${base}/${row.id}` })
+      expect(read.body).toEqual(whole.body)
+    })
+
+    it(`deletes one row: {detail: "${model} id - N is deleted successfully"}`, async () => {
+      const { id } = await createSample(t.current, entity, {}, all)
+      const before = await countRows(t.current, entity.name)
+      const res = await t.current.call({ method: 'DELETE', url: `${base}/delete/${id}` })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ detail: `${model} id - ${id} is deleted successfully` })
+      expect((await t.current.call({ method: 'GET', url: `${base}/${id}` })).status).toBe(404)
+      expect(await countRows(t.current, entity.name)).toBe(before - 1)
+    })
+
+    it('deletes several rows all-or-nothing: one unknown id is a 404 and nothing is deleted', async () => {
+      const a = (await createSample(t.current, entity, {}, all)).id
+      const b = (await createSample(t.current, entity, {}, all)).id
+      const before = await countRows(t.current, entity.name)
+      const refused = await t.current.call({ method: 'DELETE', url: `${base}/delete_multiple/`, payload: { ids: [a, b, UNKNOWN_ID] } })
+      expect(refused.status).toBe(404)
+      expect(refused.body).toEqual({ detail: expect.stringContaining(String(UNKNOWN_ID)) })
+      expect(await countRows(t.current, entity.name)).toBe(before)
+
+      const malformed = await t.current.call({ method: 'DELETE', url: `${base}/delete_multiple/`, payload: { ids: [] } })
+      expect(malformed.status).toBe(400)
+      expect(malformed.body).toEqual({ detail: expect.any(String) })
+
+      const res = await t.current.call({ method: 'DELETE', url: `${base}/delete_multiple/`, payload: { ids: [a, b] } })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ detail: `${model} ids - [${a}, ${b}] deleted successfully` })
+      expect(await countRows(t.current, entity.name)).toBe(before - 2)
+    })
+
+    it('answers with and without the trailing slash, never with a redirect', async () => {
+      const { id, input } = await createSample(t.current, entity, {}, all)
+      const paths = ['all', 'all/', 'without_pagination/all', 'without_pagination/all/', 'search', 'search/', `${id}`, `${id}/`]
+      for (const path of paths) {
+        const res = await t.current.call({ method: 'GET', url: `${base}/${path}` })
+        expect(res.status, path).toBe(200)
+      }
+      const created = await t.current.call({ method: 'POST', url: `${base}/create`, payload: { ...input, ...uniqueOverrides(entity) } })
+      expect(created.status, created.raw).toBe(201)
+      const updated = await t.current.call({ method: 'PUT', url: `${base}/update/${id}/`, payload: {} })
+      expect(updated.status).toBe(200)
+      const deleted = await t.current.call({ method: 'DELETE', url: `${base}/delete/${created.body.id}/` })
+      expect(deleted.status).toBe(200)
+    })
+
+    for (const route of entity.extraRoutes) {
+      it(`lists the rows of one ${route.field} at ${route.path}/{${route.field}}`, async () => {
+        const { id, row } = await createSample(t.current, entity, {}, all)
+        const value = row[route.field] as number
+        for (const url of [`${base}/${route.path}/${value}`, `${base}/${route.path}/${value}/`]) {
+          const res = await t.current.call({ method: 'GET', url })
+          expect(res.status, url).toBe(200)
+          expect(Object.keys(res.body)).toEqual([entity.listKey])
+          const rows = res.body[entity.listKey] as Array<Record<string, any>>
+          expect(ids(rows as never)).toContain(id)
+          for (const r of rows) expect(entity.fields[route.field]!.kind === 'ref' ? r[route.field].id : r[route.field]).toEqual(value)
+        }
+        const none = await t.current.call({ method: 'GET', url: `${base}/${route.path}/${UNKNOWN_ID}` })
+        expect(none.body).toEqual({ [entity.listKey]: [] })
+        const bad = await t.current.call({ method: 'GET', url: `${base}/${route.path}/abc` })
+        expect(bad.status).toBe(400)
+        expect(bad.body).toEqual({ detail: expect.any(String) })
+      })
+    }
+  })
+}
+
+/** Fresh values for unique fields, so that re-sending an input does not collide. */
+function uniqueOverrides(entity: AnyEntity): Record<string, unknown> {
+  const fresh = sampleInput(entity, {})
+  return Object.fromEntries(entity.fieldNames.filter((n) => entity.fields[n]!.isUnique).map((n) => [n, fresh[n]]))
+}
+
+let tags = 0
+/** Distinct lower-case words (`baaaa`, `baaab`…) that appear in no other sample value. */
+function uniqueWord(length: number): string {
+  let n = 26 ** (length - 1) + ++tags
+  let out = ''
+  for (let i = 0; i < length; i++, n = Math.floor(n / 26)) out = String.fromCharCode(97 + (n % 26)) + out
+  return out
+}

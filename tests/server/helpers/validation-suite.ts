@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TestApp } from './app'
+import { badCases, countRows, createReferences, createRow, labelOf, messagePattern, sampleInput, type AnyEntity, type RefIds } from './samples'
+
+/**
+ * Bad input for every field of one entity, generated from the field's kind: a 400 whose
+ * field map names exactly that field with a message, never a 500, and no partial write.
+ */
+export function validationSuite(t: { readonly current: TestApp }, entity: AnyEntity, all: readonly AnyEntity[]): void {
+  const base = entity.api.base
+
+  describe(entity.name, () => {
+    let refIds: RefIds
+    let existing: Record<string, unknown>
+    beforeAll(async () => {
+      refIds = await createReferences(t.current, entity, all)
+      existing = await createRow(t.current, entity, sampleInput(entity, refIds))
+    })
+
+    /** Sends the request and checks that nothing was written, whatever the answer. */
+    async function refused(method: 'POST' | 'PUT', payload: unknown, isRawJson = false) {
+      const rows = await countRows(t.current, entity.name)
+      const audits = await countRows(t.current, 'audit_log')
+      const url = method === 'POST' ? `${base}/create/` : `${base}/update/${existing.id}`
+      const headers = isRawJson ? { 'content-type': 'application/json' } : {}
+      const res = await t.current.call({ method, url, payload: payload as object, headers })
+      expect(await countRows(t.current, entity.name)).toBe(rows)
+      expect(await countRows(t.current, 'audit_log')).toBe(audits)
+      const stored = await t.current.call({ method: 'GET', url: `${base}/${existing.id}` })
+      expect(stored.body).toEqual(existing)
+      return res
+    }
+
+    for (const name of entity.fieldNames) {
+      const field = entity.fields[name]!
+      for (const bad of badCases(field)) {
+        it(`rejects ${name} (${field.kind}) given ${bad.why}: 400 naming only ${name}, nothing written`, async () => {
+          for (const method of ['POST', 'PUT'] as const) {
+            const payload = method === 'POST' ? { ...sampleInput(entity, refIds), [name]: bad.value } : { [name]: bad.value }
+            const res = await refused(method, payload)
+            expect(res.status, `${method} ${res.raw}`).toBe(400)
+            expect(Object.keys(res.body)).toEqual([name])
+            expect(res.body[name]).toHaveLength(1)
+            expect(res.body[name][0]).toMatch(messagePattern(bad.key, 'en', { label: labelOf(entity, name), ...bad.params }))
+          }
+        })
+      }
+
+      if (field.isRequired) {
+        it(`requires ${name}: missing, null or blank gives "${labelOf(entity, name)} is required"`, async () => {
+          const { [name]: _omitted, ...withoutIt } = sampleInput(entity, refIds)
+          for (const payload of [withoutIt, { ...withoutIt, [name]: null }, { ...withoutIt, [name]: '   ' }]) {
+            const res = await refused('POST', payload)
+            expect(res.status).toBe(400)
+            expect(res.body).toEqual({ [name]: [`${labelOf(entity, name)} is required`] })
+          }
+          const cleared = await refused('PUT', { [name]: '' })
+          expect(cleared.status).toBe(400)
+          expect(cleared.body).toEqual({ [name]: [`${labelOf(entity, name)} is required`] })
+        })
+      }
+    }
+
+    it('names every required field at once for an empty body', async () => {
+      const res = await refused('POST', {})
+      const required = entity.fieldNames.filter((n) => entity.fields[n]!.isRequired)
+      if (required.length === 0) expect(res.status).toBe(201)
+      else {
+        expect(res.status).toBe(400)
+        expect(Object.keys(res.body).sort()).toEqual([...required].sort())
+      }
+    })
+
+    it('answers malformed JSON with 400 {detail}', async () => {
+      const rows = await countRows(t.current, entity.name)
+      for (const raw of ['{"name": ', '{name: 1}', 'null x']) {
+        const res = await t.current.call({ method: 'POST', url: `${base}/create/`, payload: raw, headers: { 'content-type': 'application/json' } })
+        expect(res.status, raw).toBe(400)
+        expect(res.body).toEqual({ detail: expect.any(String) })
+      }
+      expect(await countRows(t.current, entity.name)).toBe(rows)
+    })
+
+    it('answers a body that is not an object (array, string, number) with 400 {detail}', async () => {
+      for (const payload of [[sampleInput(entity, refIds)], 'text', 42]) {
+        for (const method of ['POST', 'PUT'] as const) {
+          const res = await refused(method, JSON.stringify(payload), true)
+          expect(res.status, `${method} ${JSON.stringify(payload)}`).toBe(400)
+          expect(res.body).toEqual({ detail: expect.any(String) })
+        }
+      }
+    })
+  })
+}
