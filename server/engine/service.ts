@@ -97,13 +97,19 @@ export async function createRow(ctx: Ctx, input: Values): Promise<Row> {
   })
 }
 
+/**
+ * A stored value in the form a client sends it, so that the merged record validates:
+ * the driver gives timestamptz as a Date, which the datetime field (a string) would refuse.
+ */
+const asInput = (value: unknown) => (value instanceof Date ? value.toISOString() : value)
+
 /** PUT and PATCH: the body is laid over the stored row and the result validated whole. */
 export async function updateRow(ctx: Ctx, rowId: number, input: Values): Promise<Row> {
   const { entity, actor } = ctx
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(trx, entity, rowId)
     const merged: Values = {}
-    for (const name of entity.fieldNames) merged[name] = Object.hasOwn(input, name) ? input[name] : before[name]
+    for (const name of entity.fieldNames) merged[name] = Object.hasOwn(input, name) ? input[name] : asInput(before[name])
     const values = validateRecord(entity, merged)
     await checkReferences(trx, entity, values)
     await trx

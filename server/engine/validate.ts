@@ -9,7 +9,10 @@ function fieldErrors(issues: readonly z.core.$ZodIssue[], labelOf: (field: strin
   const fields: Record<string, Message[]> = {}
   for (const issue of issues) {
     const field = String(issue.path[0] ?? 'non_field_errors')
-    ;(fields[field] ??= []).push(messageOfIssue(issue, labelOf(field), entityKey))
+    const message = messageOfIssue(issue, labelOf(field), entityKey)
+    const messages = (fields[field] ??= [])
+    // Items of a list (`refs`) fail one by one; the field states each distinct problem once.
+    if (!messages.some((m) => JSON.stringify(m) === JSON.stringify(message))) messages.push(message)
   }
   return new ValidationError(fields)
 }

@@ -8,6 +8,7 @@ import type { Entity, Fields } from '../../../schema/kit'
 import { buildApp } from '../../../server/app'
 import { hashPassword } from '../../../server/auth/passwords'
 import { signToken } from '../../../server/auth/tokens'
+import { migrate } from '../../../server/db/sync'
 import type { Db } from '../../../server/db/types'
 import { databaseKinds, freshDatabase, isAvailable, type DatabaseKind } from './databases'
 
@@ -31,6 +32,7 @@ export type TestApp = {
   close: () => Promise<void>
 }
 
+/** `entities`: build the app (and migrate the database) with this registry instead of the real one. */
 export type TestAppOptions = { entities?: readonly Entity<string, Fields>[] }
 
 async function insertUser(db: Db, user: { email: string; password?: string; isAdmin?: boolean }): Promise<number> {
@@ -46,6 +48,7 @@ async function insertUser(db: Db, user: { email: string; password?: string; isAd
 export async function testApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const connection = await freshDatabase(kind)
   const db = connection.db
+  if (options.entities) await migrate(db, options.entities)
   const adminId = await insertUser(db, { ...ADMIN, isAdmin: true })
   const mediaDir = mkdtempSync(join(tmpdir(), 'media-'))
   const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, entities: options.entities })
