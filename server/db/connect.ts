@@ -9,8 +9,9 @@ import type { Db } from './types'
 // numeric stays a string, as money must.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
 // bigint[] (oid 1016, not in `builtins`): many-to-many id arrays come back as numbers too.
-const parseInt8Array = pg.types.getTypeParser(1016) as (v: string) => Array<string | null>
-pg.types.setTypeParser(1016, (v) => parseInt8Array(v).map((x) => (x === null ? null : Number(x))))
+const INT8_ARRAY = 1016 as pg.types.TypeId
+const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY) as (v: string) => Array<string | null>
+pg.types.setTypeParser(INT8_ARRAY, (v: string) => parseInt8Array(v).map((x) => (x === null ? null : Number(x))))
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v)
 
 export type Connection = {
