@@ -9,7 +9,7 @@ import type { Db } from './types'
 // numeric stays a string, as money must.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
 // bigint[] (oid 1016, not in `builtins`): many-to-many id arrays come back as numbers too.
-const INT8_ARRAY = 1016 as pg.types.TypeId
+const INT8_ARRAY = 1016 as Parameters<typeof pg.types.getTypeParser>[0]
 const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY) as (v: string) => Array<string | null>
 pg.types.setTypeParser(INT8_ARRAY, (v: string) => parseInt8Array(v).map((x) => (x === null ? null : Number(x))))
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v)
