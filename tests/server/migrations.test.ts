@@ -1,0 +1,188 @@
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { entities, registry } from '../../schema'
+import { defineEntity, f, type Fields } from '../../schema/kit'
+import type { Connection } from '../../server/db/connect'
+import { introspect } from '../../server/db/introspect'
+import { registrySchema } from '../../server/db/registry-schema'
+import { MigrationRefusedError, migrate } from '../../server/db/sync'
+import type { Db } from '../../server/db/types'
+import { databaseKinds, freshDatabase, isAvailable, type DatabaseKind } from './helpers/databases'
+
+/**
+ * Versioned migrations and the registry sync (architecture §3): the migrated database is
+ * what the registry declares, a second run is a no-op, and nothing loses data silently.
+ */
+const ON_DELETE: Record<string, string> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' }
+
+async function withDatabase(kind: DatabaseKind, options: { empty?: boolean }, work: (db: Db) => Promise<void>): Promise<void> {
+  const connection: Connection = await freshDatabase(kind, options)
+  try {
+    await work(connection.db)
+  } finally {
+    await connection.close()
+  }
+}
+
+/** The registry's `city` with other fields, as a later version of its file would declare it. */
+function cityWith(fields: Fields) {
+  const city = defineEntity({ name: 'city', module: 'geo', listKey: 'cities', ordering: 'id', route: { area: 'city-management', list: 'cities' }, fields })
+  return entities.map((e) => (e.name === 'city' ? city : e))
+}
+
+async function insertCity(db: Db): Promise<{ countryId: number; cityId: number }> {
+  const country = await sql<{ id: number }>`insert into country (name) values ('Bangladesh') returning id`.execute(db)
+  const countryId = country.rows[0]!.id
+  const city = await sql<{ id: number }>`insert into city (name, bn_name, country) values ('Narayanganj', 'নারায়ণগঞ্জ', ${countryId}) returning id`.execute(db)
+  return { countryId, cityId: city.rows[0]!.id }
+}
+
+const cityRow = async (db: Db, id: number) => (await sql<Record<string, unknown>>`select * from city where id = ${id}`.execute(db)).rows[0]
+
+/** Compares the live catalogue with `registrySchema(entities)`, in detail. */
+async function expectSchemaMatchesRegistry(db: Db): Promise<void> {
+  const spec = registrySchema(entities)
+  const live = await introspect(db)
+
+  for (const table of spec.tables) {
+    const columns = live.tables.get(table.name)
+    expect(columns, `table ${table.name}`).toBeDefined()
+    expect([...columns!.keys()].sort(), `columns of ${table.name}`).toEqual(table.columns.map((c) => c.name).sort())
+    for (const c of table.columns) expect(columns!.get(c.name), `${table.name}.${c.name}`).toEqual({ type: c.type, notNull: c.notNull })
+  }
+
+  const defaults = await sql<{ table_name: string; column_name: string; column_default: string | null }>`
+    select table_name, column_name, column_default from information_schema.columns where table_schema = current_schema()`.execute(db)
+  for (const table of spec.tables) {
+    for (const c of table.columns.filter((x) => x.default !== undefined)) {
+      const d = defaults.rows.find((r) => r.table_name === table.name && r.column_name === c.name)?.column_default
+      expect(d, `default of ${table.name}.${c.name}`).toContain(c.default!.replace(/^'(.*)'$/, '$1'))
+    }
+  }
+
+  const fks = await sql<{ name: string; table: string; column: string; target: string; action: string }>`
+    select con.conname as name, cl.relname as table, a.attname as column, t.relname as target, con.confdeltype as action
+    from pg_constraint con
+    join pg_class cl on cl.oid = con.conrelid
+    join pg_class t on t.oid = con.confrelid
+    join pg_namespace n on n.oid = con.connamespace
+    join pg_attribute a on a.attrelid = con.conrelid and a.attnum = con.conkey[1]
+    where con.contype = 'f' and n.nspname = current_schema()`.execute(db)
+  for (const fk of spec.foreignKeys) {
+    const found = fks.rows.find((r) => r.name === fk.name)
+    expect(found, `foreign key ${fk.name}`).toBeDefined()
+    expect({ ...found!, action: ON_DELETE[found!.action] }).toEqual({ name: fk.name, table: fk.table, column: fk.column, target: fk.target, action: fk.onDelete })
+  }
+
+  const uniques = await sql<{ name: string; table: string; column: string }>`
+    select con.conname as name, cl.relname as table, a.attname as column
+    from pg_constraint con
+    join pg_class cl on cl.oid = con.conrelid
+    join pg_namespace n on n.oid = con.connamespace
+    join pg_attribute a on a.attrelid = con.conrelid and a.attnum = con.conkey[1]
+    where con.contype = 'u' and n.nspname = current_schema()`.execute(db)
+  for (const u of spec.uniques) expect(uniques.rows.find((r) => r.name === u.name)).toEqual({ name: u.name, table: u.table, column: u.column })
+
+  const indexes = await sql<{ name: string; table: string; def: string }>`
+    select indexname as name, tablename as table, indexdef as def from pg_indexes where schemaname = current_schema()`.execute(db)
+  expect(live.hasTrgm, 'pg_trgm is installed on both PGlite and PostgreSQL 15 with contrib').toBe(true)
+  for (const ix of spec.indexes) {
+    const found = indexes.rows.find((r) => r.name === ix.name)
+    expect(found, `index ${ix.name}`).toBeDefined()
+    expect(found!.table).toBe(ix.table)
+    if (ix.using === 'gin_trgm') expect(found!.def).toMatch(new RegExp(`USING gin \\(${ix.column} gin_trgm_ops\\)`))
+    else expect(found!.def).toMatch(new RegExp(`USING btree \\(${ix.column}\\)`))
+  }
+
+  for (const table of spec.tables.filter((x) => x.counted)) {
+    for (const suffix of ['ins', 'del', 'trunc']) expect(live.triggers.has(`${table.name}_count_${suffix}`), `${table.name}_count_${suffix}`).toBe(true)
+  }
+}
+
+describe('migrations', () => {
+  for (const kind of databaseKinds) {
+    describe.skipIf(!isAvailable(kind))(`[${kind}]`, () => {
+      it('migrates an empty database to exactly what the registry declares, and a second run applies nothing', async () => {
+        await withDatabase(kind, { empty: true }, async (db) => {
+          const first = await migrate(db, entities)
+          expect(first.applied[0]).toMatch(/^system-0001 /)
+          for (const e of entities) expect(first.applied).toContain(`create table ${e.name}`)
+          await expectSchemaMatchesRegistry(db)
+
+          const versions = await sql<{ version: string }>`select version from schema_migrations order by version`.execute(db)
+          const second = await migrate(db, entities)
+          expect(second).toEqual({ applied: [], notices: [] })
+          expect((await sql<{ version: string }>`select version from schema_migrations order by version`.execute(db)).rows).toEqual(versions.rows)
+        })
+      })
+
+      it('keeps row counters exact through inserts, deletes and truncate', async () => {
+        await withDatabase(kind, {}, async (db) => {
+          const count = async () => Number((await sql<{ n: string }>`select n from row_count where table_name = 'department'`.execute(db)).rows[0]!.n)
+          await sql`insert into department (name) values ('A'), ('B'), ('C')`.execute(db)
+          expect(await count()).toBe(3)
+          await sql`delete from department where name = 'B'`.execute(db)
+          expect(await count()).toBe(2)
+          await sql`truncate department`.execute(db)
+          expect(await count()).toBe(0)
+        })
+      })
+
+      it('refuses to shorten a text field on a table with rows (50 → 10), and changes nothing', async () => {
+        await withDatabase(kind, {}, async (db) => {
+          const { cityId } = await insertCity(db)
+          const before = await cityRow(db, cityId)
+          const shortened = cityWith({ ...registry.city.fields, name: f.text({ max: 10, required: true, search: true }) })
+          const error = await migrate(db, shortened).catch((e: unknown) => e)
+          expect(error).toBeInstanceOf(MigrationRefusedError)
+          expect((error as MigrationRefusedError).problems).toEqual([expect.stringMatching(/^city\.name is varchar\(50\) in the database but varchar\(10\) in the registry/)])
+          expect((error as Error).message).toContain('write a migration in server/db/migrations/')
+          expect((await introspect(db)).tables.get('city')!.get('name')).toEqual({ type: 'varchar(50)', notNull: true })
+          expect(await cityRow(db, cityId)).toEqual(before)
+        })
+      })
+
+      it('refuses a new required field without a default on a table with rows', async () => {
+        await withDatabase(kind, {}, async (db) => {
+          await insertCity(db)
+          const error = await migrate(db, cityWith({ ...registry.city.fields, code: f.text({ max: 5, required: true, label: 'field.name' }) })).catch((e: unknown) => e)
+          expect(error).toBeInstanceOf(MigrationRefusedError)
+          expect((error as MigrationRefusedError).problems).toEqual([expect.stringContaining('city.code is new and required but the table has rows')])
+          expect((await introspect(db)).tables.get('city')!.has('code')).toBe(false)
+        })
+      })
+
+      it('adds a new optional field as a column and keeps the rows', async () => {
+        await withDatabase(kind, {}, async (db) => {
+          const { cityId } = await insertCity(db)
+          const before = await cityRow(db, cityId)
+          const result = await migrate(db, cityWith({ ...registry.city.fields, nickname: f.text({ max: 30, label: 'field.name' }) }))
+          expect(result.applied).toEqual(['add column city.nickname'])
+          expect((await introspect(db)).tables.get('city')!.get('nickname')).toEqual({ type: 'varchar(30)', notNull: false })
+          expect(await cityRow(db, cityId)).toEqual({ ...before, nickname: null })
+        })
+      })
+
+      it('widens a text field (50 → 100) in place and keeps the data', async () => {
+        await withDatabase(kind, {}, async (db) => {
+          const { cityId } = await insertCity(db)
+          const before = await cityRow(db, cityId)
+          const result = await migrate(db, cityWith({ ...registry.city.fields, name: f.text({ max: 100, required: true, search: true, normalize: 'capitalize' }) }))
+          expect(result.applied).toEqual(['widen city.name to varchar(100)'])
+          expect(await cityRow(db, cityId)).toEqual(before)
+        })
+      })
+
+      it('keeps the column of a field removed from the registry and says so', async () => {
+        await withDatabase(kind, {}, async (db) => {
+          const { cityId } = await insertCity(db)
+          const { bn_name: _removed, ...rest } = registry.city.fields
+          const result = await migrate(db, cityWith(rest))
+          expect(result.applied).toEqual([])
+          expect(result.notices).toEqual([expect.stringContaining('city.bn_name is in the database but not in the registry; it is kept')])
+          expect((await cityRow(db, cityId))!.bn_name).toBe('নারায়ণগঞ্জ')
+        })
+      })
+    })
+  }
+})
