@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { checkRegistry, entities, RegistryError } from '../../../schema'
+import { registryKeys, type Catalogue } from '../../../schema/check'
+import { defineEntity, f } from '../../../schema/kit'
+import { catalogues } from '../../../server/i18n'
+
+/** The registry's self-check (architecture §1): every problem named with entity, field and fix. */
+const base = { module: 'test', route: { area: 'widget-management', list: 'widgets' } }
+const widget = (over: Partial<Parameters<typeof defineEntity>[0]> = {}) =>
+  defineEntity({ name: 'widget', listKey: 'widgets', ...base, fields: { name: f.text({ max: 20, required: true }) }, ...over } as Parameters<typeof defineEntity>[0])
+
+describe('checkRegistry', () => {
+  it('finds no problem in the real registry with the real catalogues', () => {
+    expect(checkRegistry(entities, catalogues)).toEqual([])
+  })
+
+  it('reports a reference to an entity that is not registered, listing the registered ones', () => {
+    const e = widget({ fields: { name: f.text({ required: true }), owner: f.ref('nowhere') } })
+    expect(checkRegistry([e])).toEqual([{ entity: 'widget', field: 'owner', message: "unknown ref target 'nowhere' (registered: widget)" }])
+  })
+
+  it('reports a duplicate list key and a duplicate route, naming both entities', () => {
+    const a = widget()
+    const b = defineEntity({ name: 'gizmo', listKey: 'widgets', ...base, fields: { name: f.text() } })
+    const messages = checkRegistry([a, b]).map((p) => `${p.entity}: ${p.message}`)
+    expect(messages).toContain("gizmo: duplicate list key 'widgets' (also used by 'widget')")
+    expect(messages).toContain("gizmo: duplicate list route '/apps/widget-management/widgets' (also used by 'widget')")
+  })
+
+  it('reports a duplicate entity name', () => {
+    expect(checkRegistry([widget(), widget({ listKey: 'others', route: { area: 'x', list: 'y' } })]).map((p) => p.message)).toContain(
+      "duplicate entity name 'widget' (also used by 'widget')",
+    )
+  })
+
+  it('reports every translation key a catalogue lacks, per language', () => {
+    const en: Catalogue = JSON.parse(JSON.stringify(catalogues.en))
+    const problems = checkRegistry([widget()], { en })
+    expect(problems).toEqual([
+      { entity: 'widget', message: "missing translation key 'entity.widget.one' in the 'en' catalogue" },
+      { entity: 'widget', message: "missing translation key 'entity.widget.other' in the 'en' catalogue" },
+    ])
+    const withLabels = { ...en, entity: { ...(en.entity as object), widget: { one: 'Widget', other: 'Widgets' } } }
+    expect(checkRegistry([widget()], { en: withLabels })).toEqual([])
+  })
+
+  it('reports field names, orderings, search fields, list columns and extra routes that do not fit', () => {
+    const e = widget({
+      fields: { name: f.text({ required: true }), created_at: f.text(), 'Bad-Name': f.text(), flag: f.boolean({ search: true }) },
+      ordering: '-missing',
+      search: ['nope'] as never,
+      listColumns: ['ghost'] as never,
+      extraRoutes: [{ kind: 'listBy', path: 'by owner', field: 'owner' }],
+    })
+    const messages = checkRegistry([e]).map((p) => (p.field ? `${p.field}: ${p.message}` : p.message))
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        "created_at: 'created_at' is set by the engine on every table; choose another name",
+        expect.stringMatching(/^Bad-Name: field name must match/),
+        "flag: only text-like fields can be searchable (this one is 'boolean')",
+        "ordering '-missing' names an unknown field",
+        "search field 'nope' is not a field",
+        "list column 'ghost' is not a field",
+        "extra route 'by owner' filters on unknown field 'owner'",
+        expect.stringMatching(/^extra route path 'by owner' must match/),
+      ]),
+    )
+  })
+
+  it('refuses a required reference that would be set null on delete', () => {
+    const target = widget()
+    const e = defineEntity({ name: 'part', listKey: 'parts', module: 'test', route: { area: 'parts', list: 'parts' }, fields: { name: f.text(), widget: f.ref('widget', { required: true, onDelete: 'set null' }) } })
+    expect(checkRegistry([target, e])).toEqual([{ entity: 'part', field: 'widget', message: "a required reference cannot use onDelete 'set null'" }])
+  })
+
+  it('throws all problems at once as a RegistryError with one line each', () => {
+    const error = new RegistryError([
+      { entity: 'widget', field: 'owner', message: "unknown ref target 'nowhere'" },
+      { entity: 'widget', message: "duplicate list key 'widgets'" },
+    ])
+    expect(error.message).toBe("The entity registry has 2 problem(s):\n  - widget.owner: unknown ref target 'nowhere'\n  - widget: duplicate list key 'widgets'")
+  })
+
+  it('asks the catalogues for entity, field, option and validation keys', () => {
+    const e = widget({ fields: { name: f.text(), state: f.choice(['open', 'shut']) } })
+    expect(registryKeys([e])).toEqual(expect.arrayContaining(['entity.widget.one', 'entity.widget.other', 'field.name', 'field.state', 'option.open', 'option.shut', 'validation.required']))
+  })
+})
