@@ -32,6 +32,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           pool: 'forks',
           maxWorkers: 2,
+          // Its own worker limit needs its own group: vitest runs it after unit and ui.
+          sequence: { groupOrder: 1 },
         },
       },
       {
