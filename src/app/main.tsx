@@ -1,0 +1,27 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { session } from '../auth/session'
+import { initI18n } from '../i18n'
+import { initTheme } from '../shell/theme'
+import { App } from './App'
+import { createAppRouter } from './router'
+import './styles.css'
+
+async function boot(): Promise<void> {
+  initTheme()
+  const root = createRoot(document.getElementById('root')!)
+  const router = createAppRouter({
+    entities: null,
+    // The registry (and zod with it) loads with the first screen that needs it, not with /login.
+    loadEntities: () => import('../../schema').then((m) => m.entities),
+  })
+  await initI18n()
+  root.render(
+    <StrictMode>
+      <App router={router} />
+    </StrictMode>,
+  )
+  await session.check()
+}
+
+void boot()

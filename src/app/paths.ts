@@ -1,0 +1,18 @@
+/** Fixed routes of the shell (spec §2). Entity routes come from the registry. */
+export const paths = {
+  login: '/login',
+  dashboard: '/apps/dashboards/project',
+  error404: '/pages/errors/error-404',
+  forgotPassword: '/pages/auth/forgot-password-2',
+} as const
+
+/**
+ * The page to return to after sign-in: only a path of this site, never the login page
+ * itself, so a crafted link cannot send the user elsewhere.
+ */
+export function safeRedirect(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined
+  if (value === paths.login || value.startsWith(`${paths.login}?`)) return undefined
+  return value
+}

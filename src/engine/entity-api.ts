@@ -1,0 +1,92 @@
+import type { Entity, Fields } from '../../schema/kit'
+import { apiRequest } from './api'
+
+/**
+ * The contract's routes for any registry entity (api-contract §2.1): one set of functions,
+ * no per-entity code. List rows nest references as `{id, name}`; `{id}` is flat.
+ */
+export type AnyEntity = Entity<string, Fields>
+
+export type Row = { id: number } & Record<string, unknown>
+
+export type ListParams = { page: number; size: number; ordering?: string; search?: string }
+
+export type ListPage = { rows: Row[]; page: number; size: number; totalPages: number; totalElements: number }
+
+export type Payload = Record<string, unknown> | FormData
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function rowsOf(value: unknown): Row[] {
+  if (!Array.isArray(value)) return []
+  return value.filter((r): r is Row => isObject(r) && typeof r.id === 'number')
+}
+
+const numberOr = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
+
+/** `search/?<first search field>=text` when there is text, else `all/`; both paged. */
+export async function fetchList(entity: AnyEntity, params: ListParams, signal?: AbortSignal): Promise<ListPage> {
+  const text = params.search?.trim() ?? ''
+  const searchField = entity.searchFields[0]
+  const isSearch = text !== '' && searchField !== undefined
+  const body = await apiRequest(`${entity.api.base}/${isSearch ? 'search' : 'all'}/`, {
+    searchParams: {
+      ...(isSearch ? { [searchField]: text } : {}),
+      page: params.page,
+      size: params.size,
+      ordering: params.ordering || undefined,
+    },
+    signal,
+  })
+  const envelope = isObject(body) ? body : {}
+  const rows = rowsOf(envelope[entity.listKey])
+  return {
+    rows,
+    page: numberOr(envelope.page, params.page),
+    size: numberOr(envelope.size, params.size),
+    totalPages: numberOr(envelope.total_pages, 1),
+    totalElements: numberOr(envelope.total_elements, rows.length),
+  }
+}
+
+/** Options for a reference select: `search/?<label field>=text` or the first page. */
+export async function fetchOptions(entity: AnyEntity, text: string, size: number, signal?: AbortSignal): Promise<Row[]> {
+  const query = text.trim()
+  const body = await apiRequest(`${entity.api.base}/${query ? 'search' : 'all'}/`, {
+    searchParams: { ...(query ? { [entity.labelField]: query } : {}), page: 1, size },
+    signal,
+  })
+  return isObject(body) ? rowsOf(body[entity.listKey]) : []
+}
+
+export async function fetchRecord(entity: AnyEntity, id: number | string, signal?: AbortSignal): Promise<Row> {
+  const body = await apiRequest(`${entity.api.base}/${id}`, { signal })
+  if (!isObject(body) || typeof body.id !== 'number') throw new Error(`Unexpected answer for ${entity.name} ${id}`)
+  return body as Row
+}
+
+const bodyOptions = (payload: Payload) => (payload instanceof FormData ? { body: payload } : { json: payload })
+
+export async function createRecord(entity: AnyEntity, payload: Payload): Promise<Row> {
+  return (await apiRequest(`${entity.api.base}/create/`, { method: 'post', ...bodyOptions(payload) })) as Row
+}
+
+export async function updateRecord(entity: AnyEntity, id: number, payload: Payload): Promise<Row> {
+  return (await apiRequest(`${entity.api.base}/update/${id}`, { method: 'put', ...bodyOptions(payload) })) as Row
+}
+
+const detailOf = (body: unknown) => (isObject(body) && typeof body.detail === 'string' ? body.detail : undefined)
+
+export async function deleteRecord(entity: AnyEntity, id: number): Promise<string | undefined> {
+  return detailOf(await apiRequest(`${entity.api.base}/delete/${id}`, { method: 'delete' }))
+}
+
+export async function deleteRecords(entity: AnyEntity, ids: readonly number[]): Promise<string | undefined> {
+  return detailOf(await apiRequest(`${entity.api.base}/delete_multiple/`, { method: 'delete', json: { ids } }))
+}
+
+/** The text shown for a row wherever it is referenced. */
+export function labelOf(entity: AnyEntity, row: Record<string, unknown> | undefined): string {
+  const value = row?.[entity.labelField]
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : row?.id !== undefined ? `#${String(row.id)}` : ''
+}

@@ -1,0 +1,107 @@
+import type { AnyField } from '../../../schema/kit'
+import type { AnyEntity, Payload } from '../entity-api'
+
+/**
+ * Between a stored row and the form: inputs hold strings, checkboxes booleans, reference
+ * selects ids, file inputs the stored path or a newly chosen File. On save the registry
+ * schema's output is sent as JSON, or as multipart when a file was chosen (api-contract §2.5).
+ */
+export type FormValue = string | boolean | number | readonly number[] | File | null
+export type FormValues = Record<string, FormValue>
+/** The schema's output: what is sent to the server. */
+export type SubmitValues = Record<string, unknown>
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** An ISO instant as the `datetime-local` input wants it, in the browser's time zone. */
+export function toLocalDateTime(value: string): string {
+  const d = new Date(value)
+  if (Number.isNaN(d.getTime())) return ''
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+function initialOf(field: AnyField): FormValue {
+  switch (field.widget) {
+    case 'checkbox':
+      return typeof field.defaultValue === 'boolean' ? field.defaultValue : false
+    case 'ref-select':
+      return null
+    case 'refs-select':
+      return []
+    case 'json':
+      return field.defaultValue === undefined ? '' : JSON.stringify(field.defaultValue, null, 2)
+    default:
+      return typeof field.defaultValue === 'string' || typeof field.defaultValue === 'number' ? String(field.defaultValue) : ''
+  }
+}
+
+function idOf(value: unknown): number | null {
+  if (typeof value === 'number') return value
+  if (typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'number') return value.id
+  return null
+}
+
+function fromStored(field: AnyField, value: unknown): FormValue {
+  if (value === null || value === undefined) return field.widget === 'checkbox' ? false : initialOf({ ...field, defaultValue: undefined })
+  switch (field.widget) {
+    case 'checkbox':
+      return value === true
+    case 'ref-select':
+      return idOf(value)
+    case 'refs-select':
+      return Array.isArray(value) ? value.map(idOf).filter((n): n is number => n !== null) : []
+    case 'date':
+      return String(value).slice(0, 10)
+    case 'datetime':
+      return toLocalDateTime(String(value))
+    case 'json':
+      return JSON.stringify(value, null, 2)
+    default:
+      return String(value)
+  }
+}
+
+/** The form's starting values: the field defaults for a new record, the row's values otherwise. */
+export function toFormValues(entity: AnyEntity, row: Record<string, unknown> | null): FormValues {
+  const values: FormValues = {}
+  for (const name of entity.fieldNames) {
+    const field = entity.fields[name]!
+    values[name] = row ? fromStored(field, row[name]) : initialOf(field)
+  }
+  return values
+}
+
+/** Chosen files are validated by name (the server checks type and size) and sent as files. */
+export function prepareForValidation(values: FormValues): Record<string, unknown> {
+  const prepared: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(values)) prepared[name] = value instanceof File ? value.name.slice(0, 255) : value
+  return prepared
+}
+
+export function filesOf(values: FormValues): Record<string, File> {
+  const files: Record<string, File> = {}
+  for (const [name, value] of Object.entries(values)) if (value instanceof File) files[name] = value
+  return files
+}
+
+function formDataValue(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value)
+  if (Array.isArray(value)) return value.join(',')
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+/** JSON unless a file was chosen; then multipart with the file parts. */
+export function toPayload(entity: AnyEntity, submitted: SubmitValues): Payload {
+  const files = Object.values(submitted).some((v) => v instanceof File)
+  const names = entity.fieldNames.filter((n) => n in submitted)
+  if (!files) return Object.fromEntries(names.map((n) => [n, submitted[n]]))
+  const data = new FormData()
+  for (const name of names) {
+    const value = submitted[name]
+    if (value instanceof File) data.append(name, value, value.name)
+    else data.append(name, formDataValue(value))
+  }
+  return data
+}

@@ -1,0 +1,56 @@
+import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query'
+import { isApiError } from './api'
+import { fetchList, fetchOptions, fetchRecord, type AnyEntity, type ListPage, type ListParams, type Row } from './entity-api'
+
+/**
+ * Query keys and hooks shared by every screen. Everything about an entity lives under
+ * `['entity', name]`, so one invalidation after a write refreshes its lists, records,
+ * counts and the selects that point at it.
+ */
+export const entityKeys = {
+  all: (name: string) => ['entity', name] as const,
+  list: (name: string, params: ListParams) => ['entity', name, 'list', params] as const,
+  record: (name: string, id: number | string) => ['entity', name, 'record', String(id)] as const,
+  options: (name: string, text: string) => ['entity', name, 'options', text] as const,
+  count: (name: string) => ['entity', name, 'count'] as const,
+}
+
+/** Client errors (4xx) are answers, not glitches: they are not retried. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (isApiError(error) && error.status >= 400 && error.status < 500) return false
+  return failureCount < 1
+}
+
+export function useEntityList(entity: AnyEntity, params: ListParams): UseQueryResult<ListPage> {
+  return useQuery({
+    queryKey: entityKeys.list(entity.name, params),
+    queryFn: ({ signal }) => fetchList(entity, params, signal),
+    placeholderData: keepPreviousData,
+  })
+}
+
+export function useEntityRecord(entity: AnyEntity, id: number | string | null): UseQueryResult<Row> {
+  return useQuery({
+    queryKey: entityKeys.record(entity.name, id ?? ''),
+    queryFn: ({ signal }) => fetchRecord(entity, id!, signal),
+    enabled: id !== null && id !== '',
+    staleTime: 60_000,
+  })
+}
+
+/** Lookup lists for reference selects are cached for a while: they change rarely. */
+export function useEntityOptions(entity: AnyEntity, text: string, size = 20): UseQueryResult<Row[]> {
+  return useQuery({
+    queryKey: entityKeys.options(entity.name, `${text.trim()}|${size}`),
+    queryFn: ({ signal }) => fetchOptions(entity, text, size, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 5 * 60_000,
+  })
+}
+
+export function useEntityCount(entity: AnyEntity): UseQueryResult<number> {
+  return useQuery({
+    queryKey: entityKeys.count(entity.name),
+    queryFn: async ({ signal }) => (await fetchList(entity, { page: 1, size: 1 }, signal)).totalElements,
+  })
+}

@@ -1,0 +1,111 @@
+import { useTranslation } from 'react-i18next'
+import type { Widget } from '../../../schema/kit'
+import { borderClass, inputClass, type WidgetProps } from './types'
+
+/** Inputs whose value is plain text in the form. */
+const inputTypes: Partial<Record<Widget, { type: string; inputMode?: 'decimal' | 'numeric' | 'tel' | 'email' | 'url'; isLtr?: boolean; step?: string }>> = {
+  text: { type: 'text' },
+  email: { type: 'email', inputMode: 'email', isLtr: true },
+  phone: { type: 'tel', inputMode: 'tel', isLtr: true },
+  url: { type: 'url', inputMode: 'url', isLtr: true },
+  number: { type: 'number', inputMode: 'numeric', step: '1', isLtr: true },
+  decimal: { type: 'text', inputMode: 'decimal', isLtr: true },
+  money: { type: 'text', inputMode: 'decimal', isLtr: true },
+  date: { type: 'date' },
+  datetime: { type: 'datetime-local' },
+}
+
+export function hasTextInput(widget: Widget): boolean {
+  return widget in inputTypes
+}
+
+const asText = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '')
+
+export function TextInput({ id, name, field, value, onChange, onBlur, isInvalid, describedBy }: WidgetProps) {
+  const spec = inputTypes[field.widget] ?? { type: 'text' }
+  const isMoney = field.widget === 'money'
+  return (
+    <div className="relative">
+      <input
+        id={id}
+        name={name}
+        type={spec.type}
+        inputMode={spec.inputMode}
+        step={spec.step}
+        dir={spec.isLtr ? 'ltr' : undefined}
+        maxLength={field.maxLength}
+        value={asText(value)}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
+        aria-invalid={isInvalid || undefined}
+        aria-describedby={describedBy}
+        aria-required={field.isRequired || undefined}
+        autoComplete="off"
+        className={`${inputClass} ${borderClass(isInvalid)} ${isMoney || field.widget === 'decimal' || field.widget === 'number' ? 'text-end tabular-nums' : ''} ${spec.isLtr ? 'text-start' : ''}`}
+      />
+    </div>
+  )
+}
+
+export function TextArea({ id, name, field, value, onChange, onBlur, isInvalid, describedBy }: WidgetProps) {
+  const isJson = field.widget === 'json'
+  return (
+    <textarea
+      id={id}
+      name={name}
+      rows={isJson ? 8 : 4}
+      dir={isJson ? 'ltr' : undefined}
+      maxLength={field.maxLength}
+      value={asText(value)}
+      onChange={(e) => onChange(e.target.value)}
+      onBlur={onBlur}
+      aria-invalid={isInvalid || undefined}
+      aria-describedby={describedBy}
+      aria-required={field.isRequired || undefined}
+      spellCheck={!isJson}
+      className={`${inputClass} ${borderClass(isInvalid)} ${isJson ? 'font-mono text-xs' : ''}`}
+    />
+  )
+}
+
+export function Checkbox({ id, name, value, onChange, onBlur, describedBy, label }: WidgetProps) {
+  return (
+    <label htmlFor={id} className="inline-flex cursor-pointer items-center gap-3 py-1.5">
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        checked={value === true}
+        onChange={(e) => onChange(e.target.checked)}
+        onBlur={onBlur}
+        aria-describedby={describedBy}
+        className="size-4 rounded border-slate-300 accent-indigo-600 dark:border-slate-600"
+      />
+      <span className="text-sm text-slate-700 dark:text-slate-200">{label}</span>
+    </label>
+  )
+}
+
+export function Select({ id, name, field, value, onChange, onBlur, isInvalid, describedBy }: WidgetProps) {
+  const { t } = useTranslation()
+  return (
+    <select
+      id={id}
+      name={name}
+      value={asText(value)}
+      onChange={(e) => onChange(e.target.value)}
+      onBlur={onBlur}
+      aria-invalid={isInvalid || undefined}
+      aria-describedby={describedBy}
+      aria-required={field.isRequired || undefined}
+      className={`${inputClass} ${borderClass(isInvalid)} pe-8`}
+    >
+      <option value="">{t('form.select')}</option>
+      {field.options?.map((option) => (
+        <option key={option} value={option}>
+          {t(`option.${option}`, { defaultValue: option })}
+        </option>
+      ))}
+    </select>
+  )
+}

@@ -1,0 +1,32 @@
+import type { ComponentType } from 'react'
+import type { Widget } from '../../../schema/kit'
+import { Checkbox, Select, TextArea, TextInput } from './BasicWidgets'
+import { FileInput } from './FileInput'
+import { RefSelect, RefsSelect } from './RefSelect'
+import type { WidgetProps } from './types'
+
+/** The widget of each registry widget kind. */
+export const widgets: Record<Widget, ComponentType<WidgetProps>> = {
+  text: TextInput,
+  email: TextInput,
+  phone: TextInput,
+  url: TextInput,
+  number: TextInput,
+  decimal: TextInput,
+  money: TextInput,
+  date: TextInput,
+  datetime: TextInput,
+  textarea: TextArea,
+  json: TextArea,
+  checkbox: Checkbox,
+  select: Select,
+  'ref-select': RefSelect,
+  'refs-select': RefsSelect,
+  file: FileInput,
+  image: FileInput,
+}
+
+export function FieldWidget(props: WidgetProps) {
+  const Component = widgets[props.field.widget]
+  return <Component {...props} />
+}

@@ -1,0 +1,198 @@
+import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react'
+import { useQueries } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useEntity } from '../entities-context'
+import { fetchRecord, labelOf, type AnyEntity, type Row } from '../entity-api'
+import { entityKeys, useEntityOptions, useEntityRecord } from '../queries'
+import { Icon } from '../ui/icons'
+import { Spinner } from '../ui/PageSpinner'
+import { useDebouncedValue } from '../useDebouncedValue'
+import { borderClass, inputClass, type WidgetProps } from './types'
+
+/**
+ * Reference fields: an async, searchable select over the target entity. Typing queries
+ * `search/?<target label field>=text&size=20`; the current value's label comes from the
+ * target's `{id}` (a cached query), so an edit form shows a name, not a number.
+ */
+export const OPTIONS_SIZE = 20
+export const SEARCH_DELAY_MS = 250
+
+const optionsClass =
+  'z-50 max-h-72 w-(--input-width) overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg outline-none [--anchor-gap:4px] empty:invisible dark:border-slate-700 dark:bg-slate-900'
+const optionClass =
+  'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-700 select-none data-focus:bg-indigo-50 data-focus:text-indigo-900 data-selected:font-medium dark:text-slate-200 dark:data-focus:bg-indigo-950 dark:data-focus:text-indigo-100'
+
+function useOptionSearch(target: AnyEntity) {
+  const [query, setQuery] = useState('')
+  const text = useDebouncedValue(query, SEARCH_DELAY_MS)
+  const options = useEntityOptions(target, text, OPTIONS_SIZE)
+  return { query, setQuery, options }
+}
+
+function OptionList({ target, rows, isFetching, isEmpty }: { target: AnyEntity; rows: readonly Row[]; isFetching: boolean; isEmpty: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <ComboboxOptions anchor="bottom start" className={optionsClass} modal={false}>
+      {isEmpty && (
+        <div className="flex items-center gap-2 px-3 py-2 text-slate-500 dark:text-slate-400">
+          {isFetching ? <Spinner className="size-4" /> : null}
+          {isFetching ? t('common.loading') : t('form.no_results')}
+        </div>
+      )}
+      {rows.map((row) => (
+        <ComboboxOption key={row.id} value={row.id} className={optionClass}>
+          <Icon name="check" className="invisible size-4 shrink-0 text-indigo-600 in-data-selected:visible dark:text-indigo-400" />
+          <span className="truncate">{labelOf(target, row)}</span>
+        </ComboboxOption>
+      ))}
+    </ComboboxOptions>
+  )
+}
+
+export function RefSelect(props: WidgetProps) {
+  const target = useEntity(props.field.ref?.target ?? '')
+  if (!target) return <MissingTarget {...props} />
+  return <SingleRefSelect {...props} target={target} />
+}
+
+function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target }: WidgetProps & { target: AnyEntity }) {
+  const { t } = useTranslation()
+  const selected = typeof value === 'number' ? value : null
+  const { setQuery, options } = useOptionSearch(target)
+  const rows = options.data ?? []
+  const [picked, setPicked] = useState<{ id: number; label: string } | null>(null)
+  const knownLabel = picked?.id === selected ? picked.label : undefined
+  const current = useEntityRecord(target, selected !== null && knownLabel === undefined ? selected : null)
+  const selectedLabel = selected === null ? '' : (knownLabel ?? (current.data ? labelOf(target, current.data) : ''))
+
+  return (
+    <Combobox
+      value={selected}
+      onChange={(next: number | null) => {
+        const row = rows.find((r) => r.id === next)
+        setPicked(next !== null && row ? { id: next, label: labelOf(target, row) } : null)
+        onChange(next)
+      }}
+      onClose={() => setQuery('')}
+      immediate
+      name={name}
+    >
+      <div className="relative">
+        <ComboboxInput
+          id={id}
+          className={`${inputClass} ${borderClass(isInvalid)} pe-16`}
+          displayValue={() => selectedLabel}
+          onChange={(e) => setQuery(e.target.value)}
+          onBlur={onBlur}
+          placeholder={selected !== null && current.isPending && knownLabel === undefined ? t('common.loading') : t('form.type_to_search')}
+          aria-invalid={isInvalid || undefined}
+          aria-describedby={describedBy}
+          aria-required={field.isRequired || undefined}
+          autoComplete="off"
+        />
+        <div className="absolute inset-y-0 end-0 flex items-center gap-0.5 pe-1.5">
+          {selected !== null && !field.isRequired && (
+            <button
+              type="button"
+              onClick={() => {
+                setPicked(null)
+                onChange(null)
+              }}
+              className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200"
+              aria-label={t('common.clear')}
+            >
+              <Icon name="x" className="size-4" />
+            </button>
+          )}
+          <ComboboxButton className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
+            <Icon name="selector" className="size-4" />
+          </ComboboxButton>
+        </div>
+      </div>
+      <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} />
+    </Combobox>
+  )
+}
+
+/** Many-to-many references: chips for the chosen rows and the same searchable list. */
+export function RefsSelect(props: WidgetProps) {
+  const target = useEntity(props.field.ref?.target ?? '')
+  if (!target) return <MissingTarget {...props} />
+  return <MultiRefSelect {...props} target={target} />
+}
+
+function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describedBy, target }: WidgetProps & { target: AnyEntity }) {
+  const { t } = useTranslation()
+  const selected = useMemo(() => (Array.isArray(value) ? [...value] : []), [value])
+  const { query, setQuery, options } = useOptionSearch(target)
+  const rows = options.data ?? []
+  const [labels, setLabels] = useState<ReadonlyMap<number, string>>(() => new Map())
+  const unknown = selected.filter((sid) => !labels.has(sid))
+  const records = useQueries({
+    queries: unknown.map((sid) => ({
+      queryKey: entityKeys.record(target.name, sid),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchRecord(target, sid, signal),
+      staleTime: 60_000,
+    })),
+  })
+  const labelFor = (sid: number) => {
+    const known = labels.get(sid)
+    if (known !== undefined) return known
+    const row = records[unknown.indexOf(sid)]?.data
+    return row ? labelOf(target, row) : `#${sid}`
+  }
+
+  return (
+    <Combobox
+      multiple
+      value={selected}
+      onChange={(next: number[]) => {
+        setLabels((prev) => {
+          const map = new Map(prev)
+          for (const row of rows) if (next.includes(row.id)) map.set(row.id, labelOf(target, row))
+          return map
+        })
+        setQuery('')
+        onChange(next)
+      }}
+      onClose={() => setQuery('')}
+      immediate
+      name={name}
+    >
+      <div className={`${inputClass} ${borderClass(isInvalid)} flex flex-wrap items-center gap-1.5 py-1.5`}>
+        {selected.map((sid) => (
+          <span key={sid} className="inline-flex items-center gap-1 rounded-md bg-indigo-50 py-0.5 ps-2 pe-1 text-xs font-medium text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+            {labelFor(sid)}
+            <button
+              type="button"
+              className="rounded p-0.5 hover:bg-indigo-100 dark:hover:bg-indigo-900"
+              onClick={() => onChange(selected.filter((x) => x !== sid))}
+              aria-label={t('form.remove', { label: labelFor(sid) })}
+            >
+              <Icon name="x" className="size-3" />
+            </button>
+          </span>
+        ))}
+        <ComboboxInput
+          id={id}
+          value={query}
+          className="min-w-24 flex-1 border-0 bg-transparent p-0.5 text-sm outline-none placeholder:text-slate-400"
+          onChange={(e) => setQuery(e.target.value)}
+          onBlur={onBlur}
+          placeholder={t('form.type_to_search')}
+          aria-invalid={isInvalid || undefined}
+          aria-describedby={describedBy}
+          autoComplete="off"
+        />
+      </div>
+      <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} />
+    </Combobox>
+  )
+}
+
+/** A reference to an entity this router does not know: the raw id, read-only. */
+function MissingTarget({ id, value, field }: WidgetProps) {
+  const text = Array.isArray(value) ? value.join(', ') : typeof value === 'number' ? String(value) : ''
+  return <input id={id} value={text} readOnly disabled title={field.ref?.target} className={`${inputClass} ${borderClass(false)}`} />
+}

@@ -1,0 +1,61 @@
+import { Link } from '@tanstack/react-router'
+import { useTranslation } from 'react-i18next'
+import { useEntities } from '../../engine/entities-context'
+import type { AnyEntity } from '../../engine/entity-api'
+import { useEntityCount } from '../../engine/queries'
+import { useFormat } from '../../i18n/useFormat'
+import { Icon } from '../../engine/ui/icons'
+
+function EntityCard({ entity }: { entity: AnyEntity }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const count = useEntityCount(entity)
+  const title = t(`${entity.labelKey}.other`)
+  return (
+    <li>
+      <Link
+        to={entity.ui.listPath}
+        className="group flex h-full flex-col justify-between gap-6 rounded-xl border border-slate-200 bg-white p-5 shadow-xs transition hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700"
+        aria-label={t('dashboard.open', { entity: title })}
+      >
+        <div className="flex items-start justify-between gap-3">
+          <h2 className="text-sm font-medium text-slate-600 dark:text-slate-300">{title}</h2>
+          <Icon name="chevronEnd" className="flip-rtl size-4 text-slate-300 transition group-hover:text-indigo-500 dark:text-slate-600" />
+        </div>
+        <div>
+          {count.isPending ? (
+            <div className="h-9 w-20 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+          ) : count.isError ? (
+            <p className="text-sm text-slate-400">{t('dashboard.unavailable')}</p>
+          ) : (
+            <>
+              <p className="text-3xl font-semibold tracking-tight tabular-nums" data-testid={`count-${entity.name}`}>
+                {format.integer(count.data)}
+              </p>
+              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t('dashboard.records', { count: count.data })}</p>
+            </>
+          )}
+        </div>
+      </Link>
+    </li>
+  )
+}
+
+/** `/apps/dashboards/project`: a card per registered entity with its record count. */
+export function ProjectDashboard() {
+  const { t } = useTranslation()
+  const entities = useEntities()
+  return (
+    <div>
+      <header className="mb-6">
+        <h1 className="text-2xl font-semibold tracking-tight">{t('dashboard.title')}</h1>
+        <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('dashboard.subtitle')}</p>
+      </header>
+      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        {entities.map((entity) => (
+          <EntityCard key={entity.name} entity={entity} />
+        ))}
+      </ul>
+    </div>
+  )
+}

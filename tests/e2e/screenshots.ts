@@ -1,0 +1,113 @@
+/**
+ * Screenshots of the main screens for a human to look at (not a test): login, the police
+ * station list, and a police station form with the district select open; light and dark,
+ * English and Arabic (RTL). Also prints the gzip size of the JavaScript each route loads.
+ *
+ *   npx vite build && DATA_DIR=/tmp/somedir PORT=3000 npx tsx server/main.ts &
+ *   BASE_URL=http://localhost:3000 npx tsx tests/e2e/screenshots.ts [outDir]
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+
+const baseUrl = process.env.BASE_URL ?? 'http://localhost:3000'
+const outDir = process.argv[2] ?? '/tmp/shots'
+const credentials = { email: 'admin@example.com', password: 'admin123' }
+
+type Variant = { language: 'en' | 'ar'; theme: 'light' | 'dark' }
+const variants: Variant[] = [
+  { language: 'en', theme: 'light' },
+  { language: 'en', theme: 'dark' },
+  { language: 'ar', theme: 'light' },
+  { language: 'ar', theme: 'dark' },
+]
+
+async function signIn(): Promise<string> {
+  const response = await fetch(`${baseUrl}/user/api/v1/user/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  })
+  if (!response.ok) throw new Error(`login failed: ${response.status}`)
+  const body = (await response.json()) as { access: string; id: number }
+  return JSON.stringify({ jwt_access_token: `Bearer ${body.access}`, user_id: String(body.id) })
+}
+
+async function newContext(browser: Browser, variant: Variant, storage: Record<string, string>): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: variant.theme })
+  const init = { ...storage, language: variant.language, theme: variant.theme }
+  await context.addInitScript((values: Record<string, string>) => {
+    for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v)
+  }, init)
+  return context
+}
+
+function watchErrors(page: Page, label: string): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.log(`  [${label}] console error: ${m.text()}`)
+  })
+  page.on('pageerror', (e) => console.log(`  [${label}] page error: ${e.message}`))
+}
+
+async function jsLoaded(browser: Browser, path: string, storage: Record<string, string>): Promise<{ files: number; gzip: number }> {
+  const context = await newContext(browser, { language: 'en', theme: 'light' }, storage)
+  const page = await context.newPage()
+  const bodies: Promise<Buffer>[] = []
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script') bodies.push(r.body())
+  })
+  await page.goto(`${baseUrl}${path}`, { waitUntil: 'networkidle' })
+  const buffers = await Promise.all(bodies)
+  await context.close()
+  return { files: buffers.length, gzip: buffers.reduce((sum, b) => sum + gzipSync(b).length, 0) }
+}
+
+async function main(): Promise<void> {
+  mkdirSync(outDir, { recursive: true })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  const session = JSON.parse(await signIn()) as Record<string, string>
+
+  for (const variant of variants) {
+    const tag = `${variant.language}-${variant.theme}`
+    console.log(tag)
+
+    const guest = await newContext(browser, variant, {})
+    const loginPage = await guest.newPage()
+    watchErrors(loginPage, `${tag} login`)
+    await loginPage.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' })
+    await loginPage.getByRole('button', { name: variant.language === 'ar' ? 'دخول' : 'Login' }).waitFor()
+    await loginPage.screenshot({ path: join(outDir, `login-${tag}.png`) })
+    await guest.close()
+
+    const context = await newContext(browser, variant, session)
+    const page = await context.newPage()
+    watchErrors(page, tag)
+    await page.goto(`${baseUrl}/apps/thana-management/thanas`, { waitUntil: 'networkidle' })
+    await page.locator('tbody tr').nth(5).waitFor()
+    await page.screenshot({ path: join(outDir, `list-${tag}.png`) })
+
+    await page.locator('tbody tr').nth(2).click()
+    const district = page.getByRole('combobox').first()
+    await district.waitFor()
+    await page.waitForLoadState('networkidle')
+    await district.click()
+    await page.getByRole('option').nth(3).waitFor()
+    await page.screenshot({ path: join(outDir, `form-${tag}.png`) })
+    await context.close()
+  }
+
+  const login = await jsLoaded(browser, '/login', {})
+  const list = await jsLoaded(browser, '/apps/thana-management/thanas', session)
+  console.log(`JS for /login: ${login.files} files, ${(login.gzip / 1024).toFixed(1)} kB gzip`)
+  console.log(`JS for the police station list: ${list.files} files, ${(list.gzip / 1024).toFixed(1)} kB gzip`)
+  await browser.close()
+}
+
+main().catch((e: unknown) => {
+  console.error(e)
+  process.exit(1)
+})
