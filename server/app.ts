@@ -68,7 +68,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(options.db, options.jwtSecret))
     api.addHook('preHandler', authorize)
-    for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir })
+    for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities })
   })
 
   mkdirSync(options.mediaDir, { recursive: true })

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Entity, Fields } from '../../schema/kit'
-import { entityByName } from '../../schema'
+import { entities as registeredEntities } from '../../schema'
 import { joinTableName } from '../db/registry-schema'
 import type { Executor, Row } from '../db/types'
 
@@ -12,6 +12,8 @@ import type { Executor, Row } from '../db/types'
 export type Filter = { field: string; op: 'contains' | 'equals'; value: string | number }
 export type ListQuery = { filters: Filter[]; ordering: string; page?: { page: number; size: number } }
 export type ListResult = { rows: Row[]; total: number; page: number; size: number; totalPages: number }
+/** The entities references resolve in: the app's registry, which may extend the static one. */
+export type Registry = readonly Entity<string, Fields>[]
 
 const id = sql.id
 const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`)
@@ -20,9 +22,9 @@ export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
-function target(entity: Entity<string, Fields>, field: string): Entity<string, Fields> {
+export function refTarget(registry: Registry, entity: Entity<string, Fields>, field: string): Entity<string, Fields> {
   const name = entity.fields[field]!.ref!.target
-  const t = entityByName(name)
+  const t = registry.find((e) => e.name === name)
   if (!t) throw new Error(`unknown ref target ${name}`)
   return t
 }
@@ -39,14 +41,14 @@ function whereClause(entity: Entity<string, Fields>, alias: string, filters: Fil
 }
 
 /** ORDER BY for `field` / `-field`; a reference sorts by the label of the row it points to. */
-function orderClause(entity: Entity<string, Fields>, alias: string, ordering: string): RawBuilder<unknown> {
+function orderClause(registry: Registry, entity: Entity<string, Fields>, alias: string, ordering: string): RawBuilder<unknown> {
   const desc = ordering.startsWith('-')
   const name = desc ? ordering.slice(1) : ordering
   const dir = sql.raw(desc ? 'desc' : 'asc')
   const field = entity.fields[name]
   let expr: RawBuilder<unknown>
   if (field?.kind === 'ref') {
-    const t = target(entity, name)
+    const t = refTarget(registry, entity, name)
     expr = sql`(select ${ref('o', t.labelField)} from ${id(t.name)} o where o.id = ${ref(alias, name)})`
   } else {
     expr = sql`${ref(alias, name)}`
@@ -55,18 +57,18 @@ function orderClause(entity: Entity<string, Fields>, alias: string, ordering: st
 }
 
 /** Columns of a list row: fields with references nested as `{id, name}`, audit users as e-mails. */
-function listColumns(entity: Entity<string, Fields>, alias: string): { columns: RawBuilder<unknown>[]; joins: RawBuilder<unknown>[] } {
+function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: string): { columns: RawBuilder<unknown>[]; joins: RawBuilder<unknown>[] } {
   const columns: RawBuilder<unknown>[] = [sql`${ref(alias, 'id')}`]
   const joins: RawBuilder<unknown>[] = []
   entity.fieldNames.forEach((name, i) => {
     const field = entity.fields[name]!
     if (field.kind === 'ref') {
-      const t = target(entity, name)
+      const t = refTarget(registry, entity, name)
       const j = `r${i}`
       joins.push(sql`left join ${id(t.name)} ${sql.raw(j)} on ${ref(j, 'id')} = ${ref(alias, name)}`)
       columns.push(sql`case when ${ref(j, 'id')} is null then null else json_build_object('id', ${ref(j, 'id')}, 'name', ${ref(j, t.labelField)}) end as ${id(name)}`)
     } else if (field.kind === 'refs') {
-      const t = target(entity, name)
+      const t = refTarget(registry, entity, name)
       columns.push(sql`(select coalesce(json_agg(json_build_object('id', x.id, 'name', ${ref('x', t.labelField)}) order by x.id), '[]'::json)
         from ${id(joinTableName(entity.name, name))} jt join ${id(t.name)} x on x.id = jt.target_id
         where jt.owner_id = ${ref(alias, 'id')}) as ${id(name)}`)
@@ -88,30 +90,30 @@ async function count(db: Executor, entity: Entity<string, Fields>, filters: Filt
   return Number(r.rows[0]?.n ?? 0)
 }
 
-async function pageRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery, page?: { page: number; size: number }): Promise<Row[]> {
-  const { columns, joins } = listColumns(entity, 'p')
+async function pageRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, q: ListQuery, page?: { page: number; size: number }): Promise<Row[]> {
+  const { columns, joins } = listColumns(registry, entity, 'p')
   const limit = page ? sql`limit ${page.size} offset ${(page.page - 1) * page.size}` : sql``
   const r = await sql<Row>`
     with p as (
       select * from ${id(entity.name)} t ${whereClause(entity, 't', q.filters)}
-      order by ${orderClause(entity, 't', q.ordering)} ${limit}
+      order by ${orderClause(registry, entity, 't', q.ordering)} ${limit}
     )
     select ${sql.join(columns)} from p ${sql.join(joins, sql` `)}
-    order by ${orderClause(entity, 'p', q.ordering)}`.execute(db)
+    order by ${orderClause(registry, entity, 'p', q.ordering)}`.execute(db)
   return r.rows
 }
 
-export async function listRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery): Promise<ListResult> {
+export async function listRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery, registry: Registry = registeredEntities): Promise<ListResult> {
   if (!q.page) {
-    const rows = await pageRows(db, entity, q)
+    const rows = await pageRows(db, registry, entity, q)
     return { rows, total: rows.length, page: 1, size: rows.length, totalPages: 1 }
   }
   const { size } = q.page
   // Count and page run side by side; only a page past the end needs a second look.
-  const [total, first] = await Promise.all([count(db, entity, q.filters), pageRows(db, entity, q, q.page)])
+  const [total, first] = await Promise.all([count(db, entity, q.filters), pageRows(db, registry, entity, q, q.page)])
   const totalPages = Math.max(1, Math.ceil(total / size))
   const page = Math.min(q.page.page, totalPages)
-  const rows = page === q.page.page ? first : await pageRows(db, entity, q, { page, size })
+  const rows = page === q.page.page ? first : await pageRows(db, registry, entity, q, { page, size })
   return { rows, total, page, size, totalPages }
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Entity, Fields } from '../../schema/kit'
 import type { Db } from '../db/types'
 import { BusinessError } from './errors'
-import { findRow, listRows } from './list-query'
+import { findRow, listRows, type Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf } from './request'
 import { createRow, deleteRow, deleteRows, notFound, updateRow } from './service'
 import { readBody } from './uploads'
@@ -12,7 +12,8 @@ import { readBody } from './uploads'
  * The contract's routes for one registry entity (api-contract §2.1), each tagged with
  * the permission it needs. Fastify answers with and without the trailing slash.
  */
-export type EngineDeps = { db: Db; mediaDir: string }
+/** `registry`: every entity of the app, where references resolve (it may extend the static registry). */
+export type EngineDeps = { db: Db; mediaDir: string; registry: Registry }
 
 type Query = Record<string, unknown>
 type IdParams = { id: string }
@@ -20,18 +21,18 @@ type IdParams = { id: string }
 const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)])).min(1) })
 
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
-  const { db } = deps
+  const { db, registry } = deps
   const base = entity.api.base
   const p = entity.permissions
   const actorOf = (request: FastifyRequest) => (request.principal ? { id: request.principal.id } : null)
-  const ctx = (request: FastifyRequest) => ({ db, entity, actor: actorOf(request) })
+  const ctx = (request: FastifyRequest) => ({ db, registry, entity, actor: actorOf(request) })
 
   const envelope = async (query: Query, withFilters: boolean) => {
     const result = await listRows(db, entity, {
       filters: withFilters ? filtersOf(entity, query) : [],
       ordering: orderingOf(entity, query),
       page: pageOf(query),
-    })
+    }, registry)
     return {
       [entity.listKey]: result.rows,
       page: result.page,
@@ -45,7 +46,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   app.get<{ Querystring: Query }>(`${base}/search/`, { config: { permission: p.LIST } }, (req) => envelope(req.query, true))
 
   app.get<{ Querystring: Query }>(`${base}/without_pagination/all/`, { config: { permission: p.LIST } }, async (req) => {
-    const { rows } = await listRows(db, entity, { filters: filtersOf(entity, req.query), ordering: orderingOf(entity, req.query) })
+    const { rows } = await listRows(db, entity, { filters: filtersOf(entity, req.query), ordering: orderingOf(entity, req.query) }, registry)
     return { [entity.listKey]: rows }
   })
 
@@ -56,7 +57,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       const { rows } = await listRows(db, entity, {
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,
-      })
+      }, registry)
       return { [entity.listKey]: rows }
     })
   }

@@ -1,18 +1,17 @@
 import { sql } from 'kysely'
 import type { Entity, Fields, Message } from '../../schema/kit'
-import { entityByName } from '../../schema'
 import { joinTableName } from '../db/registry-schema'
 import type { Db, Row, Trx } from '../db/types'
 import { diff, writeAudit, type Actor } from './audit'
 import { ConflictError, NotFoundError, ValidationError } from './errors'
-import { findRow } from './list-query'
+import { findRow, refTarget, type Registry } from './list-query'
 import { modelName, validateRecord, type Values } from './validate'
 
 /**
  * Generic writes: validate with the registry schema, check references, write the row,
  * its many-to-many links and its audit entry in one transaction. A failure writes nothing.
  */
-type Ctx = { db: Db; entity: Entity<string, Fields>; actor: Actor | null }
+type Ctx = { db: Db; registry: Registry; entity: Entity<string, Fields>; actor: Actor | null }
 
 const id = sql.id
 
@@ -35,14 +34,14 @@ function constraintError(entity: Entity<string, Fields>, e: unknown): Error | un
   return undefined
 }
 
-async function checkReferences(trx: Trx, entity: Entity<string, Fields>, values: Values): Promise<void> {
+async function checkReferences(trx: Trx, registry: Registry, entity: Entity<string, Fields>, values: Values): Promise<void> {
   const errors: Record<string, Message[]> = {}
   for (const name of entity.fieldNames) {
     const field = entity.fields[name]!
     if (!field.ref) continue
     const wanted = (field.kind === 'refs' ? (values[name] as number[]) : [values[name] as number | null]).filter((v): v is number => v !== null && v !== undefined)
     if (wanted.length === 0) continue
-    const target = entityByName(field.ref.target)!
+    const target = refTarget(registry, entity, name)
     const found = await sql<{ id: number }>`select id from ${id(target.name)} where id = any(${wanted})`.execute(trx)
     const have = new Set(found.rows.map((r) => r.id))
     for (const missing of wanted.filter((w) => !have.has(w))) {
@@ -86,7 +85,7 @@ export async function createRow(ctx: Ctx, input: Values): Promise<Row> {
   const { entity, actor } = ctx
   const values = validateRecord(entity, input)
   return inTransaction(ctx, async (trx) => {
-    await checkReferences(trx, entity, values)
+    await checkReferences(trx, ctx.registry, entity, values)
     const row = { ...columnsOf(entity, values), created_by: actor?.id ?? null, updated_by: actor?.id ?? null }
     const inserted = await trx.insertInto(entity.name).values(row).returning('id').executeTakeFirstOrThrow()
     const rowId = Number(inserted.id)
@@ -111,7 +110,7 @@ export async function updateRow(ctx: Ctx, rowId: number, input: Values): Promise
     const merged: Values = {}
     for (const name of entity.fieldNames) merged[name] = Object.hasOwn(input, name) ? input[name] : asInput(before[name])
     const values = validateRecord(entity, merged)
-    await checkReferences(trx, entity, values)
+    await checkReferences(trx, ctx.registry, entity, values)
     await trx
       .updateTable(entity.name)
       .set({ ...columnsOf(entity, values), updated_by: actor?.id ?? null, updated_at: sql`now()` })
@@ -132,12 +131,12 @@ async function lockRow(trx: Trx, entity: Entity<string, Fields>, rowId: number):
   return row
 }
 
-function referencedBy(e: unknown): string | undefined {
+function referencedBy(registry: Registry, e: unknown): string | undefined {
   const err = pgError(e)
   // 23503: foreign_key_violation (NO ACTION); 23001: restrict_violation (ON DELETE RESTRICT).
   if (err.code !== '23503' && err.code !== '23001') return undefined
   const table = err.table ?? /from table "([^"]+)"/.exec(err.detail ?? '')?.[1]
-  const other = table ? entityByName(table) : undefined
+  const other = table ? registry.find((x) => x.name === table) : undefined
   return other ? modelName(other) : (table ?? 'another record')
 }
 
@@ -151,7 +150,7 @@ async function deleting<T>(ctx: Ctx, ids: number[], work: (trx: Trx) => Promise<
   try {
     return await ctx.db.transaction().execute(work)
   } catch (e) {
-    const other = referencedBy(e)
+    const other = referencedBy(ctx.registry, e)
     if (!other) throw e
     const what = ids.length === 1 ? `id - ${ids[0]}` : `ids - [${ids.join(', ')}]`
     throw new ConflictError(`${modelName(ctx.entity)} ${what} cannot be deleted: ${other} records refer to it.`)

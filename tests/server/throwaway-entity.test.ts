@@ -8,6 +8,7 @@ import { catalogues } from '../../server/i18n'
 import { describeEachDatabase, testApp } from './helpers/app'
 import { databaseKinds, isAvailable } from './helpers/databases'
 import { endpointSuite } from './helpers/endpoint-suite'
+import { createSample } from './helpers/samples'
 import { validationSuite } from './helpers/validation-suite'
 
 /**
@@ -44,10 +45,21 @@ const gadget = defineEntity({
   },
   extraRoutes: [{ kind: 'listBy', path: 'all_gadget_by_city_id', field: 'city' }],
 })
-const withGadget = [...entities, gadget]
+/** A second run-time entity that refers to the first: references resolve in the app's registry. */
+const gadgetPart = defineEntity({
+  name: 'gadget_part',
+  module: 'test',
+  listKey: 'gadget_parts',
+  route: { area: 'gadget-management', list: 'gadget-parts' },
+  fields: {
+    name: f.text({ max: 40, required: true, search: true }),
+    gadget: f.ref('gadget', { required: true, label: 'field.name' }),
+  },
+})
+const withGadget = [...entities, gadget, gadgetPart]
 
 const added: Record<string, Catalogue> = {
-  entity: { gadget: { one: 'Gadget', other: 'Gadgets' } },
+  entity: { gadget: { one: 'Gadget', other: 'Gadgets' }, gadget_part: { one: 'Gadget part', other: 'Gadget parts' } },
   option: { draft: 'Draft', live: 'Live', retired: 'Retired' },
 }
 const mutable = catalogues as unknown as Record<string, Record<string, Record<string, unknown>>>
@@ -60,6 +72,7 @@ beforeAll(() => {
 afterAll(() => {
   for (const lang of Object.keys(mutable)) {
     delete (mutable[lang]!.entity as Record<string, unknown>).gadget
+    delete (mutable[lang]!.entity as Record<string, unknown>).gadget_part
     delete mutable[lang]!.option
   }
 })
@@ -70,7 +83,7 @@ describe('a throwaway entity defined at run time', () => {
       const t = await testApp(kind, { entities: withGadget })
       try {
         const live = await introspect(t.db)
-        const spec = registrySchema([gadget])
+        const spec = registrySchema([gadget, gadgetPart])
         for (const table of spec.tables) {
           const columns = live.tables.get(table.name)
           expect(columns, table.name).toBeDefined()
@@ -91,6 +104,15 @@ describeEachDatabase(
   (t) => {
     endpointSuite(t, gadget, withGadget)
     validationSuite(t, gadget, withGadget)
+    endpointSuite(t, gadgetPart, withGadget)
+    validationSuite(t, gadgetPart, withGadget)
+
+    it('refuses to delete a gadget that still has parts: 409 naming the referring entity', async () => {
+      const part = await createSample(t.current, gadgetPart, {}, withGadget)
+      const res = await t.current.call({ method: 'DELETE', url: `/gadget/api/v1/gadget/delete/${part.row.gadget}` })
+      expect(res.status).toBe(409)
+      expect(res.body).toEqual({ detail: `Gadget id - ${part.row.gadget} cannot be deleted: GadgetPart records refer to it.` })
+    })
   },
   { entities: withGadget },
 )
