@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { entities, registry } from '../../schema'
 import { signToken } from '../../server/auth/tokens'
 import { JWT_SECRET, describeEachDatabase, type TestApp } from './helpers/app'
+import { multipart } from './helpers/multipart'
 import { countRows, createReferences, createRow, createSample, sampleInput, type AnyEntity } from './helpers/samples'
 
 /** Rules of the contract beyond the generic CRUD shape (api-contract §2.4–2.6, §4.1–4.2). */
@@ -15,13 +16,6 @@ async function auditOf(t: TestApp, entity: string, entityId: number): Promise<Au
 }
 
 const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown
-
-/** Builds a multipart/form-data body from plain fields, as the original frontend sends them. */
-function multipart(fields: Record<string, string>): { payload: string; headers: Record<string, string> } {
-  const boundary = '----backofficeTestBoundary7MA4YWxkTrZu0gW'
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-  return { payload: `${parts.join('')}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }
-}
 
 describeEachDatabase('contract rules', (t) => {
   describe('name normalisation on save (api-contract §2.6)', () => {
@@ -179,6 +173,29 @@ describeEachDatabase('contract rules', (t) => {
       expect(Date.parse(updated.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.body.created_at))
       const listed = await t.current.call({ method: 'GET', url: '/department/api/v1/department/search/?name=audit columns two' })
       expect(listed.body.departments[0]).toMatchObject({ created_by: 'admin@example.com', updated_by: `editor-${t.current.kind}@example.com` })
+    })
+  })
+
+  describe('HTTP edges', () => {
+    it('answers an unknown API path with 404 {detail}, not the browser app', async () => {
+      for (const url of ['/nothing/api/v1/nothing/all/', '/api/nothing', '/country/api/v1/country/no/such/route']) {
+        const res = await t.current.call({ method: 'GET', url })
+        expect(res.status, url).toBe(404)
+        expect(res.body).toEqual({ detail: expect.any(String) })
+      }
+    })
+
+    it('answers a body that is neither JSON nor a form with 415 {detail}', async () => {
+      const res = await t.current.call({ method: 'POST', url: '/department/api/v1/department/create/', payload: 'name=Sales', headers: { 'content-type': 'text/csv' } })
+      expect(res.status).toBe(415)
+      expect(res.body).toEqual({ detail: expect.any(String) })
+    })
+
+    it('updates with PATCH like PUT: only the fields sent change', async () => {
+      const { row } = await createSample(t.current, registry.branch)
+      const res = await t.current.call({ method: 'PATCH', url: `/branch/api/v1/branch/update/${row.id}`, payload: { postal_code: '1212' } })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ ...row, postal_code: '1212', updated_at: res.body.updated_at })
     })
   })
 

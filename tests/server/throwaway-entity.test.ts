@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { entities } from '../../schema'
 import type { Catalogue } from '../../schema/check'
@@ -8,7 +10,8 @@ import { catalogues } from '../../server/i18n'
 import { describeEachDatabase, testApp } from './helpers/app'
 import { databaseKinds, isAvailable } from './helpers/databases'
 import { endpointSuite } from './helpers/endpoint-suite'
-import { createSample } from './helpers/samples'
+import { countRows, createReferences, createSample } from './helpers/samples'
+import { multipart } from './helpers/multipart'
 import { validationSuite } from './helpers/validation-suite'
 
 /**
@@ -41,6 +44,7 @@ const gadget = defineEntity({
     city: f.ref('city', { required: true, label: 'field.district' }),
     cities: f.refs('city', { label: 'field.district' }),
     manual: f.file({ label: 'field.street_address_one' }),
+    photo: f.image({ maxBytes: 1024, label: 'field.country_code2' }),
     specs: f.json({ label: 'field.street_address_two' }),
   },
   extraRoutes: [{ kind: 'listBy', path: 'all_gadget_by_city_id', field: 'city' }],
@@ -106,6 +110,57 @@ describeEachDatabase(
     validationSuite(t, gadget, withGadget)
     endpointSuite(t, gadgetPart, withGadget)
     validationSuite(t, gadgetPart, withGadget)
+
+    describe('uploads (multipart with file parts)', () => {
+      const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)])
+      const mediaFiles = () => (existsSync(join(t.current.mediaDir, 'gadget')) ? readdirSync(join(t.current.mediaDir, 'gadget')).sort() : [])
+      let cityId: number
+      beforeAll(async () => {
+        cityId = (await createReferences(t.current, gadget, withGadget)).city!
+      })
+
+      it('stores an uploaded image under /media/<entity>/ and serves it back', async () => {
+        const form = multipart({ name: 'with photo', city: String(cityId) }, [{ name: 'photo', filename: 'p.png', type: 'image/png', data: png }])
+        const res = await t.current.call({ method: 'POST', url: '/gadget/api/v1/gadget/create/', ...form })
+        expect(res.status, res.raw).toBe(201)
+        expect(res.body.photo).toMatch(/^\/media\/gadget\/[0-9a-f-]{36}\.png$/)
+        const served = await t.current.app.inject({ method: 'GET', url: res.body.photo })
+        expect(served.statusCode).toBe(200)
+        expect(served.rawPayload.equals(png)).toBe(true)
+
+        // Sending the stored URL back keeps the file; an absolute URL string is ignored.
+        for (const photo of [res.body.photo, `http://localhost${res.body.photo}`]) {
+          const kept = await t.current.call({ method: 'PUT', url: `/gadget/api/v1/gadget/update/${res.body.id}`, ...multipart({ photo, quantity: '3' }) })
+          expect(kept.status, kept.raw).toBe(200)
+          expect(kept.body).toMatchObject({ photo: res.body.photo, quantity: 3 })
+        }
+      })
+
+      it('refuses a file of the wrong type or too large with a 400 on that field, keeping nothing', async () => {
+        const before = { rows: await countRows(t.current, 'gadget'), files: mediaFiles() }
+        const cases = [
+          { type: 'text/plain', data: Buffer.from('not an image') },
+          { type: 'image/png', data: Buffer.alloc(2048, 1) },
+        ]
+        for (const file of cases) {
+          const form = multipart({ name: 'bad photo', city: String(cityId) }, [{ name: 'photo', filename: 'x', ...file }])
+          const res = await t.current.call({ method: 'POST', url: '/gadget/api/v1/gadget/create/', ...form })
+          expect(res.status, file.type).toBe(400)
+          expect(Object.keys(res.body)).toEqual(['photo'])
+        }
+        expect(await countRows(t.current, 'gadget')).toBe(before.rows)
+        expect(mediaFiles()).toEqual(before.files)
+      })
+
+      it('removes the uploaded file again when the record is refused', async () => {
+        const before = mediaFiles()
+        const form = multipart({ city: String(cityId) }, [{ name: 'photo', filename: 'p.png', type: 'image/png', data: png }])
+        const res = await t.current.call({ method: 'POST', url: '/gadget/api/v1/gadget/create/', ...form })
+        expect(res.status).toBe(400)
+        expect(Object.keys(res.body)).toEqual(['name'])
+        expect(mediaFiles()).toEqual(before)
+      })
+    })
 
     it('refuses to delete a gadget that still has parts: 409 naming the referring entity', async () => {
       const part = await createSample(t.current, gadgetPart, {}, withGadget)
