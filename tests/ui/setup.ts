@@ -15,6 +15,8 @@ class ResizeObserverStub {
   disconnect(): void {}
 }
 globalThis.ResizeObserver ??= ResizeObserverStub
+// Headless UI's transitions ask for running animations; jsdom runs none.
+Element.prototype.getAnimations ??= () => []
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' })

@@ -50,6 +50,7 @@ export const cityHandlers = [
     return HttpResponse.json(envelope('cities', rows, 1, 20))
   }),
   http.get(api(`${cityBase}/:id`), ({ params }) => {
+    if (!/^\d+$/.test(String(params.id))) return undefined
     const city = cities.find((c) => String(c.id) === params.id)
     return city ? HttpResponse.json({ ...city, country: 18 }) : HttpResponse.json({ detail: 'City id - x doesn\'t exists' }, { status: 404 })
   }),

@@ -1,0 +1,162 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { api, cityBase, cityHandlers, envelope, storeSession, thanaBase, thanaRows } from './support/fixtures'
+import { renderApp } from './support/render-app'
+import { server } from './support/server'
+
+const newPath = '/apps/thana-management/thanas/new'
+const gulshan = { id: 11, name: 'Gulshan', bn_name: null, url: null, city: 1, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', created_by: 1, updated_by: 1 }
+
+function recordHandlers() {
+  server.use(
+    ...cityHandlers,
+    http.get(api(`${thanaBase}/all/`), () => HttpResponse.json(envelope('thanas', thanaRows))),
+    http.get(api(`${thanaBase}/:id`), ({ params }) => {
+      if (params.id === '11') return HttpResponse.json(gulshan)
+      if (/^\d+$/.test(String(params.id))) return HttpResponse.json({ detail: `Thana id - ${String(params.id)} doesn't exists` }, { status: 404 })
+      return undefined
+    }),
+  )
+}
+
+const nameInput = () => screen.getByRole('textbox', { name: /^Name/ })
+const districtInput = () => screen.getByRole('combobox', { name: /^District/ })
+
+describe('generic form (police station)', () => {
+  beforeEach(() => {
+    storeSession()
+    recordHandlers()
+  })
+
+  it('validates with the registry schema and its messages before sending anything', async () => {
+    let posts = 0
+    server.use(http.post(api(`${thanaBase}/create/`), () => {
+      posts += 1
+      return HttpResponse.json({}, { status: 201 })
+    }))
+    const { user } = await renderApp(newPath)
+    expect(await screen.findByRole('heading', { name: 'New Police Station' })).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Name is required')).toBeInTheDocument()
+    expect(screen.getByText('District is required')).toBeInTheDocument()
+    expect(nameInput()).toHaveAttribute('aria-invalid', 'true')
+    expect(nameInput()).toHaveAttribute('maxLength', '50')
+
+    await user.type(screen.getByRole('textbox', { name: 'Website' }), 'not a url')
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Enter a valid URL.')).toBeInTheDocument()
+    expect(posts).toBe(0)
+  })
+
+  it('searches the district through the target’s search/ and posts the chosen id', async () => {
+    const searched: string[] = []
+    let body: unknown
+    server.use(
+      http.get(api(`${cityBase}/search/`), ({ request }) => {
+        const url = new URL(request.url)
+        searched.push(`${url.searchParams.get('name')}|${url.searchParams.get('size')}`)
+        return HttpResponse.json(envelope('cities', [{ id: 2, name: 'Chattogram', country: { id: 18, name: 'Bangladesh' } }], 1, 20))
+      }),
+      http.post(api(`${thanaBase}/create/`), async ({ request }) => {
+        body = await request.json()
+        return HttpResponse.json({ ...gulshan, id: 99, name: 'Uttara', city: 2 }, { status: 201 })
+      }),
+    )
+    const { user, router } = await renderApp(newPath)
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Uttara')
+    await user.click(districtInput())
+    await user.type(districtInput(), 'Chat')
+    await waitFor(() => expect(searched).toContain('Chat|20'))
+    await waitFor(() => expect(screen.queryByRole('option', { name: 'Dhaka' })).not.toBeInTheDocument())
+    await user.click(screen.getByRole('option', { name: 'Chattogram' }))
+    expect(districtInput()).toHaveValue('Chattogram')
+
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(body).toEqual({ name: 'Uttara', bn_name: null, url: null, city: 2 }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/thana-management/thanas'))
+    expect(await screen.findByText('Police Station saved.')).toBeInTheDocument()
+  })
+
+  it('puts the server’s field errors on their fields and its detail in a banner', async () => {
+    let calls = 0
+    server.use(
+      http.post(api(`${thanaBase}/create/`), () => {
+        calls += 1
+        return calls === 1
+          ? HttpResponse.json({ name: ['Police Station with this Name already exists.'] }, { status: 400 })
+          : HttpResponse.json({ detail: 'The district is archived.' }, { status: 400 })
+      }),
+    )
+    const { user } = await renderApp(newPath)
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Gulshan')
+    await user.click(districtInput())
+    await user.click(await screen.findByRole('option', { name: 'Dhaka' }))
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    const message = await screen.findByText('Police Station with this Name already exists.')
+    expect(nameInput()).toHaveAttribute('aria-invalid', 'true')
+    expect(nameInput()).toHaveAttribute('aria-describedby', message.id)
+
+    await user.clear(nameInput())
+    await user.type(nameInput(), 'Gulshan 2')
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('The district is archived.')
+  })
+
+  it('edits a record: loads {id}, shows the district’s name, saves with PUT update/{id}', async () => {
+    let body: unknown
+    server.use(
+      http.put(api(`${thanaBase}/update/:id`), async ({ request, params }) => {
+        expect(params.id).toBe('11')
+        body = await request.json()
+        return HttpResponse.json({ ...gulshan, name: 'Gulshan North' })
+      }),
+    )
+    const { user, router } = await renderApp('/apps/thana-management/thanas/11/Gulshan')
+    expect(await screen.findByRole('heading', { name: 'Edit Police Station' })).toBeInTheDocument()
+    expect(nameInput()).toHaveValue('Gulshan')
+    await waitFor(() => expect(districtInput()).toHaveValue('Dhaka'))
+    await user.clear(nameInput())
+    await user.type(nameInput(), 'Gulshan North{Enter}')
+    await waitFor(() => expect(body).toEqual({ name: 'Gulshan North', bn_name: null, url: null, city: 1 }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/thana-management/thanas'))
+  })
+
+  it('opens the same form at <area>/{id}', async () => {
+    await renderApp('/apps/thana-management/11')
+    expect(await screen.findByRole('heading', { name: 'Edit Police Station' })).toBeInTheDocument()
+    expect(nameInput()).toHaveValue('Gulshan')
+  })
+
+  it('says so when the record does not exist', async () => {
+    await renderApp('/apps/thana-management/thanas/999/Nowhere')
+    expect(await screen.findByRole('heading', { name: 'This Police Station does not exist.' })).toBeInTheDocument()
+  })
+
+  it('asks before leaving with unsaved changes', async () => {
+    const { user, router } = await renderApp('/apps/thana-management/thanas/11/Gulshan')
+    await screen.findByRole('heading', { name: 'Edit Police Station' })
+    await user.type(nameInput(), ' East')
+
+    await user.click(screen.getByRole('link', { name: 'Back to Police Stations' }))
+    let dialog = await screen.findByRole('dialog')
+    expect(dialog).toHaveTextContent('Leave without saving?')
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(router.state.location.pathname).toBe('/apps/thana-management/thanas/11/Gulshan')
+    expect(nameInput()).toHaveValue('Gulshan East')
+
+    await user.click(screen.getByRole('link', { name: 'Back to Police Stations' }))
+    dialog = await screen.findByRole('dialog')
+    await user.click(within(dialog).getByRole('button', { name: 'Leave' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/thana-management/thanas'))
+  })
+
+  it('leaves an untouched form without asking', async () => {
+    const { user, router } = await renderApp('/apps/thana-management/thanas/11/Gulshan')
+    await screen.findByRole('heading', { name: 'Edit Police Station' })
+    await user.click(screen.getByRole('link', { name: 'Back to Police Stations' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/thana-management/thanas'))
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+})

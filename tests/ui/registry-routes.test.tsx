@@ -1,0 +1,129 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { entities } from '../../schema'
+import { defineEntity, f } from '../../schema/kit'
+import { createMemoryHistory } from '@tanstack/react-router'
+import { createAppRouter } from '../../src/app/router'
+import { changeLanguage, i18n } from '../../src/i18n'
+import { buildNavigation } from '../../src/shell/navigation'
+import { api, cityHandlers, envelope, storeSession } from './support/fixtures'
+import { renderApp } from './support/render-app'
+import { server } from './support/server'
+
+/** An entity that exists only in this test: nothing else in src/ knows about it. */
+const gadget = defineEntity({
+  name: 'gadget',
+  module: 'test',
+  listKey: 'gadgets',
+  ordering: 'name',
+  route: { area: 'gadget-management', list: 'gadgets' },
+  fields: {
+    name: f.text({ max: 40, required: true, search: true }),
+    price: f.money({ required: true }),
+    is_active: f.boolean({ default: true }),
+    size: f.choice(['small', 'large'] as const),
+    city: f.ref('city', { label: 'field.district' }),
+    released_on: f.date(),
+  },
+})
+const withGadget = [...entities, gadget]
+
+const gadgetRows = [
+  { id: 1, name: 'Sprocket', price: '1250.50', is_active: true, size: 'small', city: { id: 1, name: 'Dhaka' }, released_on: '2026-03-01' },
+  { id: 2, name: 'Widget', price: '7.00', is_active: false, size: null, city: null, released_on: null },
+]
+
+
+describe('routes and screens come from the entity list', () => {
+  beforeEach(() => {
+    storeSession()
+    i18n.addResourceBundle('en', 'translation', { entity: { gadget: { one: 'Gadget', other: 'Gadgets' } }, field: { price: 'Price', size: 'Size', released_on: 'Released' }, option: { small: 'Small', large: 'Large' } }, true, true)
+  })
+  afterEach(() => changeLanguage('en'))
+
+  it('gives every entity a list, a form and an area form route', () => {
+    const router = createAppRouter({ entities: withGadget, history: createMemoryHistory() })
+    const paths = Object.keys(router.routesByPath)
+    for (const entity of withGadget) {
+      expect(paths).toContain(entity.ui.listPath)
+      expect(paths).toContain(`${entity.ui.formPath}/$id/{-$name}`)
+      expect(paths).toContain(`${entity.ui.areaPath}/$id`)
+    }
+    expect(paths).toEqual(expect.arrayContaining(['/login', '/', '/pages/errors/error-404', '/apps/dashboards/project']))
+  })
+
+  it('lists and edits a throwaway entity with no other change', async () => {
+    let created: unknown
+    server.use(
+      ...cityHandlers,
+      http.get(api('/gadget/api/v1/gadget/all/'), () => HttpResponse.json(envelope('gadgets', gadgetRows))),
+      http.post(api('/gadget/api/v1/gadget/create/'), async ({ request }) => {
+        created = await request.json()
+        return HttpResponse.json({ id: 3 }, { status: 201 })
+      }),
+    )
+    const { user, router } = await renderApp('/apps/gadget-management/gadgets', { entities: withGadget })
+    expect(await screen.findByRole('heading', { name: 'Gadgets' })).toBeInTheDocument()
+    const sprocket = (await screen.findByText('Sprocket')).closest('tr')!
+    expect(within(sprocket).getByText('1,250.50')).toHaveClass('text-end')
+    expect(within(sprocket).getByText('Dhaka')).toBeInTheDocument()
+    expect(within(sprocket).getByText('Small')).toBeInTheDocument()
+    expect(within(sprocket).getByText('Yes')).toBeInTheDocument()
+    expect(within(sprocket).getByText('Mar 1, 2026')).toBeInTheDocument()
+    // It is in the navigation too, under "Other".
+    expect(within(screen.getByRole('navigation')).getByRole('link', { name: 'Gadgets' })).toHaveAttribute('href', '/apps/gadget-management/gadgets')
+
+    await user.click(screen.getByRole('link', { name: 'New' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/gadget-management/gadgets/new'))
+    expect(await screen.findByRole('heading', { name: 'New Gadget' })).toBeInTheDocument()
+    expect(screen.getByRole('checkbox', { name: 'Active' })).toBeChecked()
+    expect(screen.getByRole('combobox', { name: 'Size' })).toBeInTheDocument()
+    expect(screen.getByRole('combobox', { name: 'District' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Released')).toHaveAttribute('type', 'date')
+
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Name is required')).toBeInTheDocument()
+    expect(screen.getByText('Price is required')).toBeInTheDocument()
+
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Gizmo')
+    await user.type(screen.getByRole('textbox', { name: /^Price/ }), '12.5')
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Size' }), 'large')
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() =>
+      expect(created).toEqual({ name: 'Gizmo', price: '12.50', is_active: true, size: 'large', city: null, released_on: null }),
+    )
+  })
+})
+
+describe('navigation', () => {
+  it('groups the registry’s entities as the spec does, with translated labels', () => {
+    const items = buildNavigation(entities)
+    expect(items.map((i) => i.id)).toEqual(['dashboards', 'employee-management', 'settings'])
+    expect(items[1]!.children!.map((c) => c.url)).toEqual(['/apps/department-management/departments', '/apps/designation-management/designations'])
+    expect(items[2]!.children!.map((c) => c.translate)).toEqual([
+      'entity.country.other',
+      'entity.city.other',
+      'entity.thana.other',
+      'entity.branch.other',
+      'entity.customer_type.other',
+    ])
+    for (const item of items.flatMap((i) => [i, ...(i.children ?? [])])) {
+      expect(item).toMatchObject({ id: expect.any(String), title: expect.any(String), type: expect.stringMatching(/^(group|item)$/) })
+    }
+  })
+
+  it('switches the interface to Arabic, right to left, from the language menu', async () => {
+    storeSession()
+    server.use(http.get(api('/:entity/api/v1/:same/all/'), () => HttpResponse.json(envelope('x', [], 1, 1, 0))))
+    const { user } = await renderApp('/apps/dashboards/project')
+    const nav = await screen.findByRole('navigation', { name: 'Main navigation' })
+    expect(within(nav).getByText('Employee Management')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Language' }))
+    await user.click(screen.getByRole('menuitemradio', { name: /العربية/ }))
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'))
+    expect(document.documentElement).toHaveAttribute('lang', 'ar')
+    expect(await within(screen.getByRole('navigation')).findByText('مراكز الشرطة')).toBeInTheDocument()
+    expect(localStorage.getItem('language')).toBe('ar')
+  })
+})
