@@ -113,7 +113,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let stopPostgres = () => {}
   if (bin) {
     const pg = await startPostgres(bin)
-    stopPostgres = pg.stop
+    let isStopped = false
+    stopPostgres = () => {
+      if (isStopped) return
+      isStopped = true
+      pg.stop()
+    }
+    // An interrupted run (Ctrl-C, a crash) must not leave the cluster running either.
+    process.once('exit', stopPostgres)
     project.provide('postgres', pg.info)
   } else {
     console.warn(

@@ -161,17 +161,17 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
 
     // Suites only declare what applies to the entity: nothing is registered just to be skipped.
     if (entity.searchFields.length > 0) it(
-      `searches ${entity.searchFields.join(', ')} case-insensitively by "contains", with % and _ taken literally`,
+      `searches ${entity.searchFields.join(', ')} case-insensitively by "contains", with %, _ and \\ taken literally`,
       async () => {
         const refIds = await createReferences(t.current, entity, all)
         for (const name of entity.searchFields) {
           const field = entity.fields[name]!
           const tag = uniqueWord(5)
-          // `b` matches `%_<tag>` only if % and _ were wildcards.
-          const literal = field.kind === 'text' ? `q%_${tag}` : undefined
+          // `b` matches `%_\<tag>` only if %, _ and \ were pattern characters.
+          const literal = field.kind === 'text' ? `q%_\\${tag}` : undefined
           const a = await createRow(t.current, entity, { ...sampleInput(entity, refIds), ...(literal ? { [name]: literal } : {}) })
           const b = literal ? await createRow(t.current, entity, { ...sampleInput(entity, refIds), [name]: `qzz${tag}` }) : undefined
-          const needle = literal ? `%_${tag.toUpperCase()}` : String(a[name]).slice(1, -1).toUpperCase()
+          const needle = literal ? `%_\\${tag.toUpperCase()}` : String(a[name]).slice(1, -1).toUpperCase()
           const res = await t.current.call({ method: 'GET', url: `${base}/search/?${name}=${encodeURIComponent(needle)}&size=100` })
           expect(res.status, res.raw).toBe(200)
           expect(Object.keys(res.body).sort()).toEqual([entity.listKey, 'page', 'size', 'total_pages', 'total_elements'].sort())

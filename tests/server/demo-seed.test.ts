@@ -1,0 +1,76 @@
+import { sql } from 'kysely'
+import { expect, it } from 'vitest'
+import { entities, registry } from '../../schema'
+import { buildApp } from '../../server/app'
+import { DEMO_ADMIN, seed } from '../../server/db/demo/seed'
+import { validateRecord } from '../../server/engine/validate'
+import { JWT_SECRET, describeEachDatabase } from './helpers/app'
+import { countRows } from './helpers/samples'
+
+/** The demo data of the first start (spec §5), on both databases. */
+const EXPECTED_ROWS: Record<string, number> = {
+  country: 249, city: 64, thana: 545, branch: 5, department: 8, designation: 10, customer_type: 5,
+}
+
+describeEachDatabase('demo seed', (t) => {
+  it('creates the demo admin and the demo rows once; a second start seeds nothing', async () => {
+    // The test app already has an admin; the seed only runs on a database without users.
+    await sql`delete from "user"`.execute(t.current.db)
+    expect(await seed(t.current.db, { isDemo: true })).toBe('demo')
+    for (const [table, n] of Object.entries(EXPECTED_ROWS)) expect(await countRows(t.current, table), table).toBe(n)
+    expect(await seed(t.current.db, { isDemo: true })).toBe('none')
+    expect(await countRows(t.current, 'country')).toBe(EXPECTED_ROWS.country)
+  })
+
+  it('keeps the trigger-kept row counts equal to the real counts', async () => {
+    for (const table of Object.keys(EXPECTED_ROWS)) {
+      const kept = await sql<{ n: string }>`select n from row_count where table_name = ${table}`.execute(t.current.db)
+      expect(Number(kept.rows[0]!.n), table).toBe(await countRows(t.current, table))
+    }
+  })
+
+  it('stores only rows that pass the registry validation unchanged', async () => {
+    for (const entity of entities) {
+      const rows = await sql<Record<string, unknown>>`select * from ${sql.id(entity.name)}`.execute(t.current.db)
+      for (const row of rows.rows) {
+        const values = Object.fromEntries(entity.fieldNames.map((n) => [n, row[n]]))
+        expect(validateRecord(entity, values), `${entity.name} ${row.id}`).toEqual(values)
+      }
+    }
+  })
+
+  it('logs in with the demo credentials and lists the police stations of Dhaka', async () => {
+    const login = await t.current.call({ method: 'POST', url: '/user/api/v1/user/login/', payload: DEMO_ADMIN, asAnonymous: true })
+    expect(login.status).toBe(200)
+    const auth = { authorization: `Bearer ${login.body.access}` }
+    const dhaka = await t.current.call({ method: 'GET', url: '/city/api/v1/city/search/?name=dhaka', headers: auth })
+    const city = dhaka.body.cities.find((c: { name: string }) => c.name === 'Dhaka')
+    expect(city.country).toMatchObject({ name: 'Bangladesh' })
+    const thanas = await t.current.call({ method: 'GET', url: `/thana/api/v1/thana/all_thana_by_city_id/${city.id}`, headers: auth })
+    expect(thanas.body.thanas.map((x: { name: string }) => x.name)).toContain('Gulshan')
+    const bangla = await t.current.call({ method: 'GET', url: `/thana/api/v1/thana/search/?bn_name=${encodeURIComponent('গুলশান')}`, headers: auth })
+    expect(bangla.body.thanas.map((x: { name: string }) => x.name)).toContain('Gulshan')
+    const branches = await t.current.call({ method: 'GET', url: '/branch/api/v1/branch/without_pagination/all/', headers: auth })
+    expect(branches.body.branches.map((b: { name: string }) => b.name)).toEqual(
+      [...branches.body.branches.map((b: { name: string }) => b.name)].sort(),
+    )
+  })
+
+  it('offers the demo credentials to the login form only in demo mode', async () => {
+    const url = '/api/auth/demo-credentials'
+    expect((await t.current.call({ method: 'GET', url, asAnonymous: true })).status).toBe(404)
+    const demo = await buildApp({ db: t.current.db, jwtSecret: JWT_SECRET, mediaDir: t.current.mediaDir, isDemo: true })
+    try {
+      const res = await demo.inject({ method: 'GET', url })
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toEqual(DEMO_ADMIN)
+    } finally {
+      await demo.close()
+    }
+  })
+})
+
+// The registry object is the source of the expected tables; a renamed entity fails here first.
+it('expects demo rows for registry entities only', () => {
+  for (const name of Object.keys(EXPECTED_ROWS)) expect(Object.values(registry).map((e) => e.name)).toContain(name)
+})
