@@ -74,20 +74,27 @@ async function main(): Promise<void> {
   for (const variant of variants) {
     const tag = `${variant.language}-${variant.theme}`
     console.log(tag)
+    const isArabic = variant.language === 'ar'
 
-    const guest = await newContext(browser, variant, {})
-    const loginPage = await guest.newPage()
-    watchErrors(loginPage, `${tag} login`)
-    await loginPage.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' })
-    await loginPage.getByRole('button', { name: variant.language === 'ar' ? 'دخول' : 'Login' }).waitFor()
-    await loginPage.screenshot({ path: join(outDir, `login-${tag}.png`) })
-    await guest.close()
-
-    const context = await newContext(browser, variant, session)
+    // The real journey: the prefilled login form, Login, the dashboard, the list, a form.
+    const context = await newContext(browser, variant, {})
     const page = await context.newPage()
     watchErrors(page, tag)
-    await page.goto(`${baseUrl}/apps/thana-management/thanas`, { waitUntil: 'networkidle' })
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' })
+    const loginButton = page.getByRole('button', { name: isArabic ? 'دخول' : 'Login' })
+    await page.getByLabel(isArabic ? 'البريد الإلكتروني' : 'Email').and(page.locator('input')).waitFor()
+    await page.waitForFunction(() => (document.querySelector('input[type=email]') as HTMLInputElement | null)?.value !== '')
+    await page.screenshot({ path: join(outDir, `login-${tag}.png`) })
+    await loginButton.click()
+    await page.waitForURL('**/apps/dashboards/project')
+    await page.locator('[data-testid^="count-"]').first().waitFor()
+    await page.waitForLoadState('networkidle')
+    await page.screenshot({ path: join(outDir, `dashboard-${tag}.png`) })
+
+    await page.getByRole('navigation').getByRole('link', { name: isArabic ? 'مراكز الشرطة' : 'Police Stations' }).click()
+    await page.waitForURL('**/apps/thana-management/thanas')
     await page.locator('tbody tr').nth(5).waitFor()
+    await page.waitForLoadState('networkidle')
     await page.screenshot({ path: join(outDir, `list-${tag}.png`) })
 
     await page.locator('tbody tr').nth(2).click()

@@ -1,6 +1,6 @@
 import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { createContext, useContext, useId, useMemo } from 'react'
+import { createContext, useContext, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
@@ -148,6 +148,9 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
   const plural = t(`${entity.labelKey}.other`)
   const one = t(`${entity.labelKey}.one`)
   const { query, pendingDelete } = controller
+  // The dialog keeps its text while it animates closed.
+  const [asked, setAsked] = useState(pendingDelete)
+  if (pendingDelete && pendingDelete !== asked) setAsked(pendingDelete)
   const isFirstLoad = query.isPending
   const isEmpty = !isFirstLoad && !query.isError && controller.rows.length === 0
   const searchField = entity.searchFields[0]
@@ -292,16 +295,16 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
 
       <LazyConfirmDialog
         isOpen={pendingDelete !== null}
-        title={pendingDelete?.kind === 'many' ? t('list.confirm_bulk_title') : t('list.confirm_delete_title', { entity: one })}
+        title={asked?.kind === 'many' ? t('list.confirm_bulk_title') : t('list.confirm_delete_title', { entity: one })}
         confirmLabel={t('common.delete')}
         cancelLabel={t('common.cancel')}
         onConfirm={controller.confirmDelete}
         onCancel={controller.cancelDelete}
         isBusy={controller.isDeleting}
       >
-        {pendingDelete?.kind === 'many'
-          ? t('list.confirm_bulk_text', { count: pendingDelete.ids.length, entity: plural })
-          : t('list.confirm_delete_text', { label: pendingDelete?.kind === 'one' ? pendingDelete.label : '' })}
+        {asked?.kind === 'many'
+          ? t('list.confirm_bulk_text', { count: asked.ids.length, entity: plural })
+          : t('list.confirm_delete_text', { label: asked?.kind === 'one' ? asked.label : '' })}
       </LazyConfirmDialog>
     </ControllerContext.Provider>
   )
