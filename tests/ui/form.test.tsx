@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { changeLanguage } from '../../src/i18n'
 import { api, cityBase, cityHandlers, envelope, storeSession, thanaBase, thanaRows } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
@@ -47,6 +48,17 @@ describe('generic form (police station)', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Enter a valid URL.')).toBeInTheDocument()
     expect(posts).toBe(0)
+  })
+
+  it('shows validation messages in the interface language, and re-renders them when it changes', async () => {
+    const { user } = await renderApp(newPath)
+    await user.click(await screen.findByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Name is required')).toBeInTheDocument()
+    await act(() => changeLanguage('tr'))
+    expect(await screen.findByText('Ad zorunludur')).toBeInTheDocument()
+    expect(screen.getByText('İlçe zorunludur')).toBeInTheDocument()
+    await act(() => changeLanguage('en'))
+    expect(await screen.findByText('Name is required')).toBeInTheDocument()
   })
 
   it('searches the district through the target’s search/ and posts the chosen id', async () => {

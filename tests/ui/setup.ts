@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
-import { initI18n } from '../../src/i18n'
+import { changeLanguage, initI18n } from '../../src/i18n'
 import { clearNotices } from '../../src/engine/ui/notifications'
 import { server } from './support/server'
 
@@ -23,8 +23,9 @@ beforeAll(async () => {
   await initI18n('en')
 })
 
-afterEach(() => {
+afterEach(async () => {
   cleanup()
+  await changeLanguage('en')
   clearNotices()
   server.resetHandlers()
   localStorage.clear()

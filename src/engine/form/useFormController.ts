@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useBlocker, useNavigate } from '@tanstack/react-router'
-import { useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { isApiError } from '../api'
@@ -17,13 +17,25 @@ import { registryResolver } from './registry-resolver'
  * banner, success back to the list, and a guard before leaving unsaved changes.
  */
 export function useFormController({ entity, row }: { entity: AnyEntity; row: Row | null }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const resolver = useMemo(() => registryResolver(entity, t), [entity, t])
   const defaultValues = useMemo(() => toFormValues(entity, row), [entity, row])
   const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched' })
   const isNew = row === null
+
+  // Messages are rendered when a field is validated; after a language switch, render the
+  // shown ones again in the new language (the server's own messages stay as they came).
+  const language = i18n.resolvedLanguage
+  const { trigger, getFieldState } = form
+  useEffect(() => {
+    const shown = entity.fieldNames.filter((name) => {
+      const error = getFieldState(name).error
+      return error !== undefined && error.type !== 'server'
+    })
+    if (shown.length > 0) void trigger(shown)
+  }, [language, entity, trigger, getFieldState])
 
   const isDirty = form.formState.isDirty
   const isLeavingAllowed = useRef(false)
