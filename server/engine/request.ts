@@ -1,7 +1,7 @@
 import type { Entity, Fields } from '../../schema/kit'
 import { BusinessError, NotFoundError } from './errors'
 import type { Filter } from './list-query'
-import { modelName } from './validate'
+import { hasNulCharacter, modelName } from './validate'
 
 /** `page` is 1-based (default 1); `size` defaults to 10 and is capped at 100; non-digits are ignored. */
 export function pageOf(query: Record<string, unknown>): { page: number; size: number } {
@@ -31,6 +31,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key) || raw === undefined) continue
     const value = Array.isArray(raw) ? String(raw[0]) : String(raw)
+    if (hasNulCharacter(value)) throw new BusinessError(`Invalid value for search parameter '${key}'.`)
     if (entity.searchFields.includes(key)) {
       if (value.trim() !== '') filters.push({ field: key, op: 'contains', value: value.trim() })
       continue

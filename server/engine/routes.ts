@@ -7,6 +7,7 @@ import { findRow, listRows, type Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf } from './request'
 import { createRow, deleteRow, deleteRows, notFound, updateRow } from './service'
 import { readBody } from './uploads'
+import { hasNulCharacter } from './validate'
 
 /**
  * The contract's routes for one registry entity (api-contract §2.1), each tagged with
@@ -18,7 +19,8 @@ export type EngineDeps = { db: Db; mediaDir: string; registry: Registry }
 type Query = Record<string, unknown>
 type IdParams = { id: string }
 
-const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)])).min(1) })
+// Ids as path ids are read (rowIdOf): up to 15 digits, so they fit bigint and a JS number.
+const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(999_999_999_999_999), z.string().regex(/^\d{1,15}$/).transform(Number)])).min(1) })
 
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
   const { db, registry } = deps
@@ -53,7 +55,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   for (const extra of entity.extraRoutes) {
     app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: { permission: p.LIST } }, async (req) => {
       const parsed = entity.fields[extra.field]!.zod.safeParse(req.params.value)
-      if (!parsed.success || parsed.data === null) throw new BusinessError(`Invalid ${extra.field} '${req.params.value}'.`)
+      if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError(`Invalid ${extra.field} '${req.params.value}'.`)
       const { rows } = await listRows(db, entity, {
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,

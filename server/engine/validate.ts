@@ -17,11 +17,24 @@ function fieldErrors(issues: readonly z.core.$ZodIssue[], labelOf: (field: strin
   return new ValidationError(fields)
 }
 
+/** PostgreSQL cannot store U+0000 in text or jsonb: such input is invalid, not a server error. */
+export function hasNulCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  if (Array.isArray(value)) return value.some(hasNulCharacter)
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNulCharacter(v))
+  return false
+}
+
 /** Runs the registry's zod schema (the one the browser form uses) and maps issues to fields. */
 export function validateRecord(entity: Entity<string, Fields>, input: Values): Values {
   const result = entity.schema.safeParse(input)
-  if (result.success) return result.data as Values
-  throw fieldErrors(result.error.issues, entity.fieldLabelKey, entity.labelKey)
+  if (!result.success) throw fieldErrors(result.error.issues, entity.fieldLabelKey, entity.labelKey)
+  const values = result.data as Values
+  const unstorable = entity.fieldNames.filter((name) => hasNulCharacter(values[name]))
+  if (unstorable.length > 0) {
+    throw new ValidationError(Object.fromEntries(unstorable.map((name) => [name, [{ key: 'validation.invalid', params: { label: entity.fieldLabelKey(name) } }]])))
+  }
+  return values
 }
 
 /** Validates a body that is not a registry record (login, password change…) the same way. */

@@ -201,10 +201,13 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
       expect(bad.body).toEqual({ detail: expect.any(String) })
     })
 
-    it('refuses an unknown search parameter with 400 {detail}', async () => {
-      const res = await t.current.call({ method: 'GET', url: `${base}/search/?no_such_field=1` })
-      expect(res.status).toBe(400)
-      expect(res.body).toEqual({ detail: expect.any(String) })
+    it('refuses an unknown search parameter, or a value with a NUL character, with 400 {detail}', async () => {
+      const queries = ['no_such_field=1', ...entity.searchFields.map((n) => `${n}=a%00b`)]
+      for (const query of queries) {
+        const res = await t.current.call({ method: 'GET', url: `${base}/search/?${query}` })
+        expect(res.status, query).toBe(400)
+        expect(res.body).toEqual({ detail: expect.any(String) })
+      }
     })
 
     it('orders by every sortable field with ordering=field and ordering=-field', async () => {
@@ -272,9 +275,11 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
       expect(refused.body).toEqual({ detail: expect.stringContaining(String(UNKNOWN_ID)) })
       expect(await countRows(t.current, entity.name)).toBe(before)
 
-      const malformed = await t.current.call({ method: 'DELETE', url: `${base}/delete_multiple/`, payload: { ids: [] } })
-      expect(malformed.status).toBe(400)
-      expect(malformed.body).toEqual({ detail: expect.any(String) })
+      for (const ids of [[], ['x'], [0], [1.5], ['99999999999999999999'], 99999999999999999999]) {
+        const malformed = await t.current.call({ method: 'DELETE', url: `${base}/delete_multiple/`, payload: { ids } })
+        expect(malformed.status, JSON.stringify(ids)).toBe(400)
+        expect(malformed.body).toEqual({ detail: expect.any(String) })
+      }
 
       const res = await t.current.call({ method: 'DELETE', url: `${base}/delete_multiple/`, payload: { ids: [a, b] } })
       expect(res.status).toBe(200)

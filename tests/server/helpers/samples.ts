@@ -127,6 +127,7 @@ export function badCases(field: AnyField): BadCase[] {
     case 'text':
       if (field.maxLength) add(`longer than ${field.maxLength} characters`, 'x'.repeat(field.maxLength + 1), 'validation.max_length', { max: String(field.maxLength) })
       add('an object instead of text', { a: 1 }, 'validation.text')
+      add('a NUL character (PostgreSQL cannot store it)', 'a\u0000b', 'validation.invalid')
       break
     case 'email':
       add('an e-mail without @', 'not-an-email', 'validation.email')
@@ -174,9 +175,12 @@ export function badCases(field: AnyField): BadCase[] {
       break
     case 'file':
       add('a path longer than 500 characters', 'x'.repeat(501), 'validation.max_length', { max: '500' })
+      add('a NUL character', '/media/a\u0000.png', 'validation.invalid')
       break
     case 'json':
       add('text that is not JSON', '{not json', 'validation.json')
+      add('a NUL character inside a string', { note: 'a\u0000b' }, 'validation.invalid')
+      add('a NUL character inside a key', { 'a\u0000b': 1 }, 'validation.invalid')
       break
   }
   return cases
