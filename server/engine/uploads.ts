@@ -4,7 +4,7 @@ import { extname, join } from 'node:path'
 import type { FastifyRequest } from 'fastify'
 import '@fastify/multipart'
 import type { Entity, Fields } from '../../schema/kit'
-import { BusinessError, ValidationError } from './errors'
+import { BusinessError, HttpError, ValidationError } from './errors'
 import type { Values } from './validate'
 
 /**
@@ -18,6 +18,19 @@ export type Body = { values: Values; cleanup: () => Promise<void> }
 const EXT: Record<string, string> = {
   'image/png': '.png', 'image/jpeg': '.jpg', 'image/gif': '.gif', 'image/webp': '.webp',
   'image/x-icon': '.ico', 'image/vnd.microsoft.icon': '.ico', 'image/svg+xml': '.svg', 'application/pdf': '.pdf',
+}
+
+const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT'])
+
+/**
+ * The multipart parser throws plain errors for a body it cannot read (no boundary, a
+ * truncated or broken part): that is bad input, answered 400, not a server error.
+ */
+function malformed(e: unknown): unknown {
+  if (e instanceof HttpError) return e
+  const code = (e as { code?: string }).code
+  if (code && TOO_LARGE.has(code)) return e
+  return new BusinessError(`Malformed multipart body: ${e instanceof Error ? e.message : String(e)}`)
 }
 
 export async function readBody(request: FastifyRequest, entity: Entity<string, Fields>, mediaDir: string): Promise<Body> {
@@ -60,7 +73,7 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
     }
   } catch (e) {
     await cleanup()
-    throw e
+    throw malformed(e)
   }
   return { values, cleanup }
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { Entity, Fields, Message } from '../../schema/kit'
 import { messageOfIssue } from '../../schema/kit'
-import { ValidationError } from './errors'
+import { BusinessError, ValidationError } from './errors'
 
 export type Values = Record<string, unknown>
 
@@ -39,7 +39,11 @@ export function validateRecord(entity: Entity<string, Fields>, input: Values): V
 
 /** Validates a body that is not a registry record (login, password change…) the same way. */
 export function parseWith<T>(schema: z.ZodType<T>, input: unknown, labels: Record<string, string>): T {
-  const result = schema.safeParse(typeof input === 'object' && input !== null ? input : {})
+  // No body reads as an empty object (each field is then reported missing); any other non-object is refused whole.
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
+    throw new BusinessError('Expected a JSON object in the request body.')
+  }
+  const result = schema.safeParse(input ?? {})
   if (result.success) return result.data
   throw fieldErrors(result.error.issues, (field) => labels[field] ?? `field.${field}`)
 }

@@ -92,6 +92,14 @@ describeEachDatabase('authentication and authorization', (t) => {
       }
     })
 
+    it('answers a login body that is not an object with 400 {detail}', async () => {
+      for (const payload of [[ADMIN], '"text"', '42']) {
+        const res = await t.current.call({ method: 'POST', url: LOGIN, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json' }, asAnonymous: true })
+        expect(res.status, String(payload)).toBe(400)
+        expect(res.body).toEqual({ detail: expect.any(String) })
+      }
+    })
+
     it('answers a login without e-mail or password with a 400 field map', async () => {
       const res = await t.current.call({ method: 'POST', url: LOGIN, payload: { email: 'not-an-email' }, asAnonymous: true })
       expect(res.status).toBe(400)

@@ -81,6 +81,23 @@ export function validationSuite(t: { readonly current: TestApp }, entity: AnyEnt
       expect(await countRows(t.current, entity.name)).toBe(rows)
     })
 
+    it('answers a malformed multipart body with 400 {detail}, writing nothing', async () => {
+      const bodies = [
+        { payload: 'garbage', type: 'multipart/form-data' },
+        { payload: '--xx\r\nContent-Disposition: form-data; name="name"\r\n\r\nabc', type: 'multipart/form-data; boundary=xx' },
+      ]
+      for (const { payload, type } of bodies) {
+        for (const method of ['POST', 'PUT'] as const) {
+          const rows = await countRows(t.current, entity.name)
+          const url = method === 'POST' ? `${base}/create/` : `${base}/update/${existing.id}`
+          const res = await t.current.call({ method, url, payload, headers: { 'content-type': type } })
+          expect(res.status, `${method} ${type} ${res.raw}`).toBe(400)
+          expect(res.body).toEqual({ detail: expect.any(String) })
+          expect(await countRows(t.current, entity.name)).toBe(rows)
+        }
+      }
+    })
+
     it('answers a body that is not an object (array, string, number) with 400 {detail}', async () => {
       for (const payload of [[sampleInput(entity, refIds)], 'text', 42]) {
         for (const method of ['POST', 'PUT'] as const) {
