@@ -124,6 +124,34 @@ describeEachDatabase('contract rules', (t) => {
     })
   })
 
+  describe('concurrent requests', () => {
+    it('keeps total_elements exact under parallel creates and deletes', async () => {
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => t.current.call({ method: 'POST', url: '/department/api/v1/department/create/', payload: { name: `Parallel ${i}` } })),
+      )
+      expect(created.map((r) => r.status)).toEqual(Array(20).fill(201))
+      const deleted = await Promise.all(created.slice(0, 10).map((r) => t.current.call({ method: 'DELETE', url: `/department/api/v1/department/delete/${r.body.id}` })))
+      expect(deleted.map((r) => r.status)).toEqual(Array(10).fill(200))
+      const page = await t.current.call({ method: 'GET', url: '/department/api/v1/department/all/' })
+      expect(page.body.total_elements).toBe(await countRows(t.current, 'department'))
+    })
+
+    it('lets exactly one of several parallel creates with the same unique name through; the others get 400', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => t.current.call({ method: 'POST', url: '/country/api/v1/country/create/', payload: { name: 'Raceland' } })),
+      )
+      expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400, 400])
+      for (const r of results.filter((x) => x.status === 400)) expect(r.body).toEqual({ name: ['Country with this Name already exists.'] })
+    })
+
+    it('deletes a row once when two deletes race: one 200, one 404', async () => {
+      const { id } = await createSample(t.current, registry.designation)
+      const results = await Promise.all([1, 2].map(() => t.current.call({ method: 'DELETE', url: `/designation/api/v1/designation/delete/${id}` })))
+      expect(results.map((r) => r.status).sort()).toEqual([200, 404])
+      expect((await auditOf(t.current, 'designation', id)).map((r) => r.action)).toEqual(['create', 'delete'])
+    })
+  })
+
   describe('audit log', () => {
     for (const entity of entities) {
       it(`${entity.name}: create, update and delete each append who did what, with the changed fields before and after`, async () => {
