@@ -11,5 +11,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
+    // Lazy chunks and transitions take their time in a real browser on a busy machine.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 })
