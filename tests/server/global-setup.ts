@@ -106,6 +106,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await db.destroy()
   await write(migratedFile)
   await pglite.close()
+  const removeTemplates = () => rmSync(dir, { recursive: true, force: true })
+  process.once('exit', removeTemplates)
   project.provide('pgliteTemplate', migratedFile)
   project.provide('pgliteEmptyTemplate', emptyFile)
 
@@ -131,6 +133,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   return async () => {
     stopPostgres()
-    rmSync(dir, { recursive: true, force: true })
+    removeTemplates()
   }
 }
