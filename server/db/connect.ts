@@ -27,6 +27,8 @@ export type ConnectOptions =
 export async function connect(options: ConnectOptions): Promise<Connection> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, ...options.poolConfig })
+    // An idle connection dropped by the server (restart, failover) must not crash the process.
+    pool.on('error', (err) => console.error(`database connection lost (the pool reconnects): ${err.message}`))
     const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) })
     return { db, kind: 'postgres', close: () => db.destroy() }
   }

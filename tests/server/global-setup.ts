@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -14,6 +12,7 @@ import { connect } from '../../server/db/connect'
 import type { Db } from '../../server/db/types'
 import { migrate } from '../../server/db/sync'
 import type { PostgresInfo } from './helpers/databases'
+import { postgresBinDir, startPostgres } from '../support/postgres-cluster'
 
 /**
  * Runs once per `vitest run`: builds the migrated databases every test file copies.
@@ -31,64 +30,21 @@ declare module 'vitest' {
 
 const TEMPLATE_DB = 'app_tpl'
 
-function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql'
-  if (!existsSync(root)) return undefined
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a))
-  return versions[0] ? join(root, versions[0], 'bin') : undefined
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-const isRoot = process.getuid?.() === 0
-/** PostgreSQL refuses to run as root: run its tools as `postgres` then. */
-const asPostgres = (bin: string, args: string[]) =>
-  isRoot
-    ? execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'pipe' })
-    : execFileSync(bin, args, { stdio: 'pipe' })
-
-async function startPostgres(bin: string): Promise<{ info: PostgresInfo; stop: () => void }> {
-  const root = mkdtempSync(join(tmpdir(), 'pgtest-'))
-  const socketDir = join(root, 'sock')
-  mkdirSync(socketDir)
-  if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', root])
-  const data = join(root, 'data')
-  const stop = () => {
-    try {
-      asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])
-    } catch {
-      /* never started */
-    }
-    rmSync(root, { recursive: true, force: true })
-  }
+/** One throwaway cluster (tests/support) with a migrated template database to copy from. */
+async function startTemplateCluster(): Promise<{ info: PostgresInfo; stop: () => void }> {
+  const cluster = await startPostgres({ settings: { max_connections: '200' } })
   try {
-    asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'])
-    const port = await freePort()
-    const options = `-c listen_addresses='' -k ${socketDir} -p ${port} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`
-    asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-l', join(root, 'log'), '-w', '-o', options, 'start'])
-    const info: PostgresInfo = { host: socketDir, port, user: 'postgres', template: TEMPLATE_DB }
-    const admin = await connect({ kind: 'postgres', poolConfig: { host: info.host, port, user: info.user, database: 'postgres', max: 1 } })
+    const info: PostgresInfo = { host: cluster.host, port: cluster.port, user: cluster.user, template: TEMPLATE_DB }
+    const admin = await connect({ kind: 'postgres', poolConfig: { host: info.host, port: info.port, user: info.user, database: 'postgres', max: 1 } })
     await sql`create database ${sql.id(TEMPLATE_DB)}`.execute(admin.db)
     await admin.close()
-    const tpl = await connect({ kind: 'postgres', poolConfig: { host: info.host, port, user: info.user, database: TEMPLATE_DB, max: 1 } })
+    const tpl = await connect({ kind: 'postgres', poolConfig: { host: info.host, port: info.port, user: info.user, database: TEMPLATE_DB, max: 1 } })
     await migrate(tpl.db, entities)
     // A template must have no open connection while databases are copied from it.
     await tpl.close()
-    return { info, stop }
+    return { info, stop: cluster.stop }
   } catch (e) {
-    stop()
+    cluster.stop()
     throw e
   }
 }
@@ -111,10 +67,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('pgliteTemplate', migratedFile)
   project.provide('pgliteEmptyTemplate', emptyFile)
 
-  const bin = postgresBin()
   let stopPostgres = () => {}
-  if (bin) {
-    const pg = await startPostgres(bin)
+  if (postgresBinDir()) {
+    const pg = await startTemplateCluster()
     let isStopped = false
     stopPostgres = () => {
       if (isStopped) return

@@ -40,7 +40,21 @@ export async function freshDatabase(kind: DatabaseKind, options: { empty?: boole
     close: async () => {
       await connection.close()
       const dropper = await connect({ kind: 'postgres', poolConfig: { ...server, database: 'postgres', max: 1 } })
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(dropper.db).finally(() => dropper.close())
+      try {
+        // The pool's backends take a moment to go after it closes; forcing the drop at once
+        // would kill a backend mid-goodbye and surface as an unhandled FATAL on its client.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await sql`drop database if exists ${sql.id(name)}`.execute(dropper.db)
+            break
+          } catch (e) {
+            if (attempt >= 40) throw e
+            await new Promise((r) => setTimeout(r, 50))
+          }
+        }
+      } finally {
+        await dropper.close()
+      }
     },
   }
 }
