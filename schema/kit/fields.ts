@@ -74,13 +74,13 @@ const isBlank = (v: unknown) =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
 
 /** Wraps a validator of present values with the field's blank handling. */
-function present<V>(base: z.ZodType<V>, o: Common<V>): z.ZodType {
+function present<V>(base: z.ZodType<V>, o: Common<V>, blank: (v: unknown) => boolean = isBlank): z.ZodType {
   if (o.required) {
     const isPresent = z.custom((v) => v !== undefined, { error: 'validation.required' })
-    return z.preprocess((v) => (isBlank(v) ? undefined : v), isPresent.pipe(base as z.ZodType<V, unknown>))
+    return z.preprocess((v) => (blank(v) ? undefined : v), isPresent.pipe(base as z.ZodType<V, unknown>))
   }
   const fallback = o.default === undefined ? null : o.default
-  return z.preprocess((v) => (isBlank(v) ? fallback : v), o.default === undefined ? base.nullable() : base)
+  return z.preprocess((v) => (blank(v) ? fallback : v), o.default === undefined ? base.nullable() : base)
 }
 
 function field<V, const O extends Common<V>>(
@@ -93,6 +93,7 @@ function field<V, const O extends Common<V>>(
     sql?: SqlColumn
     isSearchable?: boolean
     isSortable?: boolean
+    isBlank?: (v: unknown) => boolean
     extra?: Partial<Omit<Field<V>, 'presence' | 'zod' | 'kind' | 'isRequired'>>
   },
 ): Field<V, PresenceOf<O>> {
@@ -101,7 +102,7 @@ function field<V, const O extends Common<V>>(
     kind: spec.kind,
     presence: presence as PresenceOf<O>,
     isRequired: presence === 'required',
-    zod: present(spec.base, o) as unknown as Field<V, PresenceOf<O>>['zod'],
+    zod: present(spec.base, o, spec.isBlank) as unknown as Field<V, PresenceOf<O>>['zod'],
     label: o.label,
     widget: spec.widget,
     cell: spec.cell,
@@ -354,10 +355,14 @@ const idBase = (error: string) =>
     return n
   }) as unknown as z.ZodType<number>
 
+/** The original's forms send `0` or `'0'` for "none chosen" (api-contract §2.5). */
+const isBlankRef = (v: unknown) => isBlank(v) || v === 0 || v === '0'
+
 export function ref<const O extends Common<number> & { onDelete?: OnDelete }>(target: string, o: O = {} as O) {
   return field<number, O>(o, {
     kind: 'ref',
     base: idBase('validation.ref'),
+    isBlank: isBlankRef,
     widget: 'ref-select',
     cell: 'ref',
     sql: { type: 'bigint' },

@@ -83,7 +83,12 @@ const tables: Record<string, Table> = {
   ref: {
     field: f.ref('city', { required: true }),
     accepts: [[5, 5], ['17', 17]],
-    rejects: [['abc', 'validation.ref'], [0, 'validation.ref'], [-1, 'validation.ref'], [1.5, 'validation.ref'], [null, 'validation.required']],
+    rejects: [['abc', 'validation.ref'], [0, 'validation.required'], ['0', 'validation.required'], [-1, 'validation.ref'], [1.5, 'validation.ref'], [null, 'validation.required']],
+  },
+  'optional ref': {
+    field: f.ref('city'),
+    accepts: [[5, 5], [0, null], ['0', null], ['', null], [undefined, null]],
+    rejects: [['abc', 'validation.ref'], [-3, 'validation.ref']],
   },
   refs: {
     field: f.refs('city'),
