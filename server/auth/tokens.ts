@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto'
 import { SignJWT, jwtVerify, errors } from 'jose'
 
 /**
@@ -16,7 +16,20 @@ export class TokenError extends Error {
   }
 }
 
-const keyOf = (secret: string) => new TextEncoder().encode(secret)
+// Importing the key on every call was a tenth of the server's CPU under load: keep one.
+const keys = new Map<string, KeyObject>()
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret)
+  if (!key) keys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))))
+  return key
+}
+
+/**
+ * Tokens already verified, until they expire: a token is immutable and stateless, so
+ * checking its signature again on every request of a session adds nothing. Bounded.
+ */
+const verified = new Map<string, { userId: number; kind: TokenKind; exp: number; secret: string }>()
+const VERIFIED_MAX = 10_000
 
 export async function signToken(secret: string, userId: number, kind: TokenKind = 'access'): Promise<string> {
   return new SignJWT({ token_type: kind, user_id: userId })
@@ -29,10 +42,18 @@ export async function signToken(secret: string, userId: number, kind: TokenKind 
 
 /** Verifies signature (HS256 only, so `alg: none` and key confusion fail), expiry and type. */
 export async function verifyToken(secret: string, token: string, kind: TokenKind = 'access'): Promise<{ userId: number }> {
+  const hit = verified.get(token)
+  if (hit && hit.secret === secret && hit.kind === kind) {
+    if (hit.exp * 1000 > Date.now()) return { userId: hit.userId }
+    verified.delete(token)
+    throw new TokenError('expired')
+  }
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'], requiredClaims: ['exp', 'user_id'] })
     const userId = payload.user_id
     if (payload.token_type !== kind || typeof userId !== 'number' || !Number.isInteger(userId)) throw new TokenError('invalid')
+    if (verified.size >= VERIFIED_MAX) verified.clear()
+    verified.set(token, { userId, kind, exp: payload.exp!, secret })
     return { userId }
   } catch (e) {
     if (e instanceof TokenError) throw e
