@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import type { Field, Presence, ValueOf } from './fields'
 
 // Builders return Field<V, P> for many V; the registry holds them side by side.
@@ -71,18 +70,11 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly fieldLabelKey: (field: string) => string
   readonly api: { readonly base: string }
   readonly ui: { readonly area: string; readonly list: string; readonly listPath: string; readonly formPath: string; readonly areaPath: string }
-  /**
-   * Validates a whole record (create, and update after merging the stored row). Its output
-   * is `ValuesOf<F>`; typed loosely here so that every entity fits the registry's list.
-   */
-  readonly schema: z.ZodType<Record<string, unknown>>
 }
 
 export function defineEntity<const N extends string, const F extends Fields>(config: EntityConfig<N, F>): Entity<N, F> {
   const fieldNames = Object.keys(config.fields) as FieldName<F>[]
   const permission = config.permission ?? config.name.toUpperCase()
-  const shape: Record<string, z.ZodType> = {}
-  for (const name of fieldNames) shape[name] = config.fields[name]!.zod
   const labelKeyOf = (field: string) => config.fields[field]?.label ?? `field.${field}`
   return {
     name: config.name,
@@ -107,6 +99,5 @@ export function defineEntity<const N extends string, const F extends Fields>(con
       formPath: `/apps/${config.route.area}/${config.route.form ?? config.route.list}`,
       areaPath: `/apps/${config.route.area}`,
     },
-    schema: z.object(shape),
   }
 }

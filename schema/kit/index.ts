@@ -1,3 +1,5 @@
+// The zod validators live in './validators' and are imported from there, not re-exported:
+// screens that only list rows must not load zod.
 export * as f from './fields'
 export type { Field, FieldKind, Widget, Cell, Presence, ValueOf, Json, OnDelete, SqlColumn } from './fields'
 export { parseDecimal, normalizePhone } from './fields'

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { z } from 'zod'
 import { f } from '../../schema/kit'
+import { validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
 import { UnauthorizedError } from '../engine/errors'
 import { parseWith } from '../engine/validate'
@@ -9,8 +10,8 @@ import { verifyPassword } from './passwords'
 import { signToken } from './tokens'
 
 const loginSchema = z.object({
-  email: f.email({ required: true }).zod,
-  password: f.text({ required: true, max: 128 }).zod,
+  email: validatorOf(f.email({ required: true })),
+  password: validatorOf(f.text({ required: true, max: 128 })),
 })
 
 /** The user as the login and user endpoints return it: every column but the password. */

@@ -1,4 +1,5 @@
 import type { Entity, Fields } from '../../schema/kit'
+import { validatorOf } from '../../schema/kit/validators'
 import { BusinessError, NotFoundError } from './errors'
 import type { Filter } from './list-query'
 import { hasNulCharacter, modelName } from './validate'
@@ -42,7 +43,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
       throw new BusinessError(`Unknown search parameter '${key}'. Use one of: ${allowed.join(', ')}.`)
     }
     if (value === '') continue
-    const parsed = field.zod.safeParse(value)
+    const parsed = validatorOf(field).safeParse(value)
     if (!parsed.success) throw new BusinessError(`Invalid value '${value}' for search parameter '${key}'.`)
     filters.push({ field: key, op: 'equals', value: parsed.data as string | number })
   }

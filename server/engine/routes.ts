@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Entity, Fields } from '../../schema/kit'
+import { validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
 import { BusinessError } from './errors'
 import { findRow, listRows, type Registry } from './list-query'
@@ -54,7 +55,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
 
   for (const extra of entity.extraRoutes) {
     app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: { permission: p.LIST } }, async (req) => {
-      const parsed = entity.fields[extra.field]!.zod.safeParse(req.params.value)
+      const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
       if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError(`Invalid ${extra.field} '${req.params.value}'.`)
       const { rows } = await listRows(db, entity, {
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { Entity, Fields, Message } from '../../schema/kit'
 import { messageOfIssue } from '../../schema/kit'
+import { schemaOf } from '../../schema/kit/validators'
 import { BusinessError, ValidationError } from './errors'
 
 export type Values = Record<string, unknown>
@@ -27,7 +28,7 @@ export function hasNulCharacter(value: unknown): boolean {
 
 /** Runs the registry's zod schema (the one the browser form uses) and maps issues to fields. */
 export function validateRecord(entity: Entity<string, Fields>, input: Values): Values {
-  const result = entity.schema.safeParse(input)
+  const result = schemaOf(entity).safeParse(input)
   if (!result.success) throw fieldErrors(result.error.issues, entity.fieldLabelKey, entity.labelKey)
   const values = result.data as Values
   const unstorable = entity.fieldNames.filter((name) => hasNulCharacter(values[name]))

@@ -1,5 +1,6 @@
 import type { FieldErrors, Resolver } from 'react-hook-form'
 import { messageOfIssue, renderMessage, type Translate } from '../../../schema/kit'
+import { schemaOf } from '../../../schema/kit/validators'
 import type { AnyEntity } from '../entity-api'
 import { filesOf, prepareForValidation, type FormValues, type SubmitValues } from './form-values'
 
@@ -9,7 +10,7 @@ import { filesOf, prepareForValidation, type FormValues, type SubmitValues } fro
  */
 export function registryResolver(entity: AnyEntity, t: Translate): Resolver<FormValues, unknown, SubmitValues> {
   return async (values) => {
-    const result = await entity.schema.safeParseAsync(prepareForValidation(values))
+    const result = await schemaOf(entity).safeParseAsync(prepareForValidation(values))
     if (result.success) return { values: { ...result.data, ...filesOf(values) }, errors: {} }
     const errors: FieldErrors<FormValues> = {}
     for (const issue of result.error.issues) {

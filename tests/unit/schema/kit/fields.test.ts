@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { f, normalizePhone, parseDecimal, type AnyField } from '../../../../schema/kit'
+import { validatorOf } from '../../../../schema/kit/validators'
 
 /** Accept/reject tables per field kind: what the browser form and the server both enforce. */
 type Outcome = { ok: true; value: unknown } | { ok: false; key: string }
 
 function parse(field: AnyField, input: unknown): Outcome {
-  const r = field.zod.safeParse(input)
+  const r = validatorOf(field).safeParse(input)
   return r.success ? { ok: true, value: r.data } : { ok: false, key: r.error.issues[0]!.message }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { f, normalizers, type Normalizer } from '../../../../schema/kit'
+import { validatorOf } from '../../../../schema/kit/validators'
 
 /** Name normalisation rules of api-contract §2.6. */
 const cases: Record<Normalizer, Array<[string, string]>> = {
@@ -35,7 +36,7 @@ describe('normalizers', () => {
 
   it('runs inside the text field validator, before the length check', () => {
     const field = f.text({ max: 12, normalize: 'title', required: true })
-    expect(field.zod.parse('  head   OFFICE ')).toBe('Head Office')
-    expect(field.zod.safeParse('a      b      c').success).toBe(true)
+    expect(validatorOf(field).parse('  head   OFFICE ')).toBe('Head Office')
+    expect(validatorOf(field).safeParse('a      b      c').success).toBe(true)
   })
 })

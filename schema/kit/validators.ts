@@ -1,0 +1,194 @@
+import { z } from 'zod'
+import type { Entity, Fields } from './entity'
+import { INT4_MAX, normalizePhone, parseDecimal, type Field, type Presence } from './fields'
+import { normalizers } from './normalize'
+
+/**
+ * The zod validators of the registry, built from the field descriptions on first use and
+ * kept. The browser form and the server run these same validators, so a record is judged
+ * by one set of rules everywhere. Messages are i18n keys (see messages.ts).
+ */
+type AnyField = Field<unknown, Presence> | Field<never, Presence>
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
+/** The original's forms send `0` or `'0'` for "no reference chosen" (api-contract §2.5). */
+const isBlankRef = (v: unknown) => isBlank(v) || v === 0 || v === '0'
+
+function toInteger(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined
+  if (typeof v === 'string' && /^\s*-?\d{1,16}\s*$/.test(v)) return Number(v)
+  return undefined
+}
+
+function integerBase(min: number, max: number): z.ZodType<number> {
+  return z
+    .unknown()
+    .transform((v, ctx) => {
+      const n = toInteger(v)
+      if (n === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'validation.integer' })
+        return z.NEVER
+      }
+      return n
+    })
+    .pipe(z.number().min(min, { error: 'validation.min_value' }).max(max, { error: 'validation.max_value' })) as unknown as z.ZodType<number>
+}
+
+/** A row id: a positive integer, given as a number or a digit string (multipart forms). */
+const idBase = (error: string) =>
+  z.unknown().transform((v, ctx) => {
+    const n = toInteger(v)
+    if (n === undefined || n < 1) {
+      ctx.addIssue({ code: 'custom', message: error })
+      return z.NEVER
+    }
+    return n
+  }) as unknown as z.ZodType<number>
+
+/** Accepts a full URL or a bare host such as `www.dhaka.gov.bd`, as the seed data of the original has. */
+function isUrlLike(s: string): boolean {
+  try {
+    const u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.includes('.')
+  } catch {
+    return false
+  }
+}
+
+function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)
+  if (!m) return false
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
+}
+
+const truthy = new Set(['true', '1', 'on', 'yes'])
+const falsy = new Set(['false', '0', 'off', 'no'])
+
+/** The validator of a present (non-blank) value, by kind. */
+function baseOf(f: AnyField): z.ZodType {
+  switch (f.kind) {
+    case 'text': {
+      let s = z.string({ error: 'validation.text' }).trim()
+      if (f.normalize) s = s.overwrite(normalizers[f.normalize])
+      if (f.minLength !== undefined) s = s.min(f.minLength, { error: 'validation.min_length' })
+      if (f.maxLength !== undefined) s = s.max(f.maxLength, { error: 'validation.max_length' })
+      return s
+    }
+    case 'email':
+      return z
+        .string({ error: 'validation.email' })
+        .trim()
+        .toLowerCase()
+        .max(255, { error: 'validation.max_length' })
+        .pipe(z.email({ error: 'validation.email' }))
+    case 'phone':
+      return z
+        .string({ error: 'validation.phone' })
+        .trim()
+        .overwrite(normalizePhone)
+        .regex(/^\+[1-9]\d{6,14}$/, { error: 'validation.phone' })
+    case 'url':
+      return z
+        .string({ error: 'validation.url' })
+        .trim()
+        .max(f.maxLength ?? 1000, { error: 'validation.max_length' })
+        .refine(isUrlLike, { error: 'validation.url' })
+    case 'integer':
+      return integerBase(f.min ?? -INT4_MAX, f.max ?? INT4_MAX)
+    case 'decimal': {
+      const precision = f.precision ?? 20
+      const scale = f.scale ?? 2
+      const minimum = f.minDecimal
+      return z.unknown().transform((v, ctx) => {
+        const d = parseDecimal(v, precision, scale)
+        if (d === undefined) {
+          ctx.addIssue({ code: 'custom', message: 'validation.decimal', params: { scale, whole: precision - scale } })
+          return z.NEVER
+        }
+        if (minimum !== undefined && d.startsWith('-') && !minimum.startsWith('-')) {
+          ctx.addIssue({ code: 'too_small', origin: 'number', minimum: Number(minimum), inclusive: true, message: 'validation.min_value', input: d })
+          return z.NEVER
+        }
+        return d
+      })
+    }
+    case 'boolean':
+      return z.unknown().transform((v, ctx) => {
+        if (typeof v === 'boolean') return v
+        if (v === 1 || v === 0) return v === 1
+        if (typeof v === 'string' && truthy.has(v.toLowerCase())) return true
+        if (typeof v === 'string' && falsy.has(v.toLowerCase())) return false
+        ctx.addIssue({ code: 'custom', message: 'validation.boolean' })
+        return z.NEVER
+      })
+    case 'date':
+      return z.string({ error: 'validation.date' }).trim().refine(isCalendarDate, { error: 'validation.date' })
+    case 'datetime':
+      return z
+        .string({ error: 'validation.datetime' })
+        .trim()
+        .refine((s) => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), { error: 'validation.datetime' })
+        .transform((s) => new Date(s).toISOString())
+    case 'enum':
+      return z.enum(f.options as [string, ...string[]], { error: 'validation.choice' })
+    case 'ref':
+      return idBase('validation.ref')
+    case 'refs':
+      return z
+        .unknown()
+        .transform((v) => (typeof v === 'string' ? v.split(',').filter((x) => x.trim() !== '') : v))
+        .pipe(z.array(idBase('validation.refs'), { error: 'validation.refs' }))
+        .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
+    case 'file':
+      return z.string({ error: 'validation.file' }).trim().max(500, { error: 'validation.max_length' })
+    case 'json':
+      return z
+        .unknown()
+        .transform((v, ctx) => {
+          if (typeof v !== 'string') return v
+          try {
+            return JSON.parse(v) as unknown
+          } catch {
+            ctx.addIssue({ code: 'custom', message: 'validation.json' })
+            return z.NEVER
+          }
+        })
+        .pipe(z.json({ error: 'validation.json' }))
+  }
+}
+
+const fieldValidators = new WeakMap<object, z.ZodType>()
+
+/** The field's validator with its blank handling: required, null when absent, or the default. */
+export function validatorOf<V, P extends Presence>(f: Field<V, P>): z.ZodType<P extends 'optional' ? V | null : V> {
+  type Out = z.ZodType<P extends 'optional' ? V | null : V>
+  const known = fieldValidators.get(f)
+  if (known) return known as Out
+  const field = f as unknown as AnyField
+  const base = baseOf(field)
+  const blank = field.kind === 'ref' ? isBlankRef : isBlank
+  let validator: z.ZodType
+  if (field.presence === 'required') {
+    const isPresent = z.custom((v) => v !== undefined, { error: 'validation.required' })
+    validator = z.preprocess((v) => (blank(v) ? undefined : v), isPresent.pipe(base))
+  } else {
+    const fallback = field.defaultValue === undefined ? null : field.defaultValue
+    validator = z.preprocess((v) => (blank(v) ? fallback : v), field.defaultValue === undefined ? base.nullable() : base)
+  }
+  fieldValidators.set(f, validator)
+  return validator as Out
+}
+
+const entitySchemas = new WeakMap<object, z.ZodType<Record<string, unknown>>>()
+
+/** Validates a whole record (create, and update after merging the stored row); unknown keys are dropped. */
+export function schemaOf(entity: Entity<string, Fields>): z.ZodType<Record<string, unknown>> {
+  const known = entitySchemas.get(entity)
+  if (known) return known
+  const shape: Record<string, z.ZodType> = {}
+  for (const name of entity.fieldNames) shape[name] = validatorOf(entity.fields[name]!)
+  const schema = z.object(shape)
+  entitySchemas.set(entity, schema)
+  return schema
+}
