@@ -122,6 +122,7 @@ async function main(): Promise<void> {
   const http = new Map<string, Figures>()
   let token = ''
   let bundles: Awaited<ReturnType<typeof bundleSizes>>
+  let health: Figures = { n: 0, p50: 0, p95: 0, mean: 0, rps: 0 }
   try {
     const login = await fetch(`${server.url}/user/api/v1/user/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'admin123' }) })
     token = ((await login.json()) as { access: string }).access
@@ -133,6 +134,10 @@ async function main(): Promise<void> {
         await r.arrayBuffer()
       }, runOpts))
     }
+    health = await measure(async () => {
+      const r = await fetch(`${server.url}/api/health`)
+      await r.arrayBuffer()
+    }, runOpts)
     bundles = await bundleSizes(server.url, token)
   } finally {
     await server.stop()
@@ -154,6 +159,8 @@ async function main(): Promise<void> {
     const f = floor.get(c.name)!
     lines.push(`| \`${c.name}\` | ${ms(h.p50)} | ${ms(h.p95)} | ${h.rps.toFixed(0)} | ${ms(f.p50)} | ${ms(f.p95)} | ${(h.p95 / f.p95).toFixed(2)} |`)
   }
+  lines.push(`| \`/api/health\` (HTTP alone: no database, no token) | ${ms(health.p50)} | ${ms(health.p95)} | ${health.rps.toFixed(0)} | – | – | – |`)
+  lines.push('', 'The last row is the cost of HTTP itself on this machine (client and server share its two cores): it bounds how close a page can come to its floor.')
   lines.push('', 'Original stack (performance-anchors.md, PostgreSQL 15, 100,000 rows, wrk with 8 connections): `all/` page 1 23 req/s, deep page 22 req/s, search 11 req/s, `{id}` 680 req/s.', '')
   lines.push('## JavaScript loaded (gzip)', '')
   if (bundles) {
