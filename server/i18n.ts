@@ -1,12 +1,13 @@
 import i18next, { type TFunction } from 'i18next'
-import en from '../src/i18n/locales/en.json' with { type: 'json' }
-import tr from '../src/i18n/locales/tr.json' with { type: 'json' }
-import ar from '../src/i18n/locales/ar.json' with { type: 'json' }
+import en from '../src/i18n/locales/en/registry.json' with { type: 'json' }
+import tr from '../src/i18n/locales/tr/registry.json' with { type: 'json' }
+import ar from '../src/i18n/locales/ar/registry.json' with { type: 'json' }
 import type { Catalogue } from '../schema/check'
 
 /**
- * The server renders validation messages from the same catalogues as the browser,
- * in the language the client asks for (Accept-Language), English by default.
+ * The server renders validation messages from the same catalogues as the browser (their
+ * `registry` namespace: entity, field, option and validation labels), in the language the
+ * client asks for (Accept-Language), English by default.
  */
 export const languages = ['en', 'tr', 'ar'] as const
 export type Language = (typeof languages)[number]

@@ -35,7 +35,7 @@ export function LoginScreen() {
               <span className="text-lg font-semibold tracking-tight">{t('app.name')}</span>
             </div>
             <label className="sr-only" htmlFor={`${emailId}-lang`}>
-              {t('toolbar.language')}
+              {t('language.choose')}
             </label>
             <select
               id={`${emailId}-lang`}

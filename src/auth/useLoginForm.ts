@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
-import { isApiError, NETWORK_ERROR_STATUS } from '../engine/api'
+import { isApiError, NETWORK_ERROR_STATUS } from '../engine/api-error'
 import { fetchDemoCredentials, login, type Credentials } from './login-api'
 import { session, type SessionUser } from './session'
 

@@ -9,6 +9,10 @@ export type Formatters = {
   decimal: (value: string, scale?: number) => string
   date: (value: string) => string
   dateTime: (value: string) => string
+  /** A share as a percentage: 0.7 → "70%" ("%70" in Turkish). */
+  percent: (value: number) => string
+  /** Today-style long date: "Sunday, 22 November 2026". */
+  longDate: (value: string) => string
 }
 
 // Latin digits keep ids, codes and amounts comparable across languages; Arabic text
@@ -29,6 +33,8 @@ export function formattersFor(language: Language): Formatters {
   }
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' })
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+  const longDate = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' })
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })
   return {
     integer: (value) => integer.format(value),
     decimal: (value, scale = 2) => {
@@ -42,6 +48,11 @@ export function formattersFor(language: Language): Formatters {
     dateTime: (value) => {
       const d = new Date(value)
       return Number.isNaN(d.getTime()) ? value : dateTime.format(d)
+    },
+    percent: (value) => percent.format(value),
+    longDate: (value) => {
+      const d = new Date(`${value.slice(0, 10)}T00:00:00Z`)
+      return Number.isNaN(d.getTime()) ? value : longDate.format(d)
     },
   }
 }
