@@ -2,13 +2,14 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { session } from '../auth/session'
 import { initI18n } from '../i18n'
-import { initTheme } from '../shell/theme'
+import { applyStoredSettings } from '../shell/settings/boot'
 import { App } from './App'
 import { createAppRouter } from './router'
 import './styles.css'
 
 async function boot(): Promise<void> {
-  initTheme()
+  // Theme, font size and direction before the first paint (the splash is themed too).
+  applyStoredSettings()
   const root = createRoot(document.getElementById('root')!)
   const router = createAppRouter({
     entities: null,

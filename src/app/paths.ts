@@ -4,7 +4,14 @@ export const paths = {
   dashboard: '/apps/dashboards/project',
   error404: '/pages/errors/error-404',
   forgotPassword: '/pages/auth/forgot-password-2',
+  example: '/example',
+  multiLanguageDocs: '/documentation/configuration/multi-language',
+  /** `/{searchText}` follows (spec §2, §5). */
+  passengerSearch: '/apps/passenger/search',
 } as const
+
+/** Session storage key of the toolbar search text (spec §3). */
+export const PASSENGER_SEARCH_KEY = 'passenger_search_key'
 
 /**
  * The page to return to after sign-in: only a path of this site, never the login page

@@ -12,22 +12,24 @@ import {
 import type { QueryClient } from '@tanstack/react-query'
 import { session } from '../auth/session'
 import type { AnyEntity } from '../engine/entity-api'
-import { EntitiesProvider } from '../engine/entities-context'
 import { PageSpinner } from '../engine/ui/PageSpinner'
 import { RootLayout } from './RootLayout'
 import { paths, safeRedirect } from './paths'
+import type { BuildSignedInRoutes } from './signed-in-routes'
 
 /**
- * The route tree, assembled from an entity list (the registry in the app, any list in a
- * test). Every entity gets its list at `ui.listPath`, its form at
- * `ui.formPath/$id/{-$name}` (`new` creates) and the same form at `ui.areaPath/$id`.
+ * The route tree: the public routes (login, `/`, the 404 page) and the signed-in part
+ * built from an entity list (the registry in the app, any list in a test) by
+ * `buildSignedInRoutes`.
  *
  * The login screen must load little JavaScript, and the registry carries zod. So the app
- * starts with the tree of the public routes only (`entities: null`) plus a catch-all that
- * loads the registry, swaps in the full tree and resolves the same URL again.
+ * starts with the public routes only (`entities: null`) plus a catch-all that loads the
+ * registry and the signed-in routes, swaps in the full tree and resolves the same URL again.
  */
 export type RouteTreeOptions = {
   entities: readonly AnyEntity[] | null
+  /** Builds the signed-in part; needed when `entities` is given. */
+  signedInRoutes?: BuildSignedInRoutes
   /** The cache of the signed-in screens; the app's shared one when absent. */
   queryClient?: QueryClient
   /** Called by the catch-all of the public tree; resolves when the full tree is in place. */
@@ -36,33 +38,12 @@ export type RouteTreeOptions = {
 
 const LoginScreen = lazyRouteComponent(() => import('../auth/LoginScreen'), 'LoginScreen')
 const ErrorPage404 = lazyRouteComponent(() => import('../shell/ErrorPage404'), 'ErrorPage404')
-const ProjectDashboard = lazyRouteComponent(() => import('../modules/dashboards/ProjectDashboard'), 'ProjectDashboard')
-
-function listComponent(entity: AnyEntity) {
-  return lazyRouteComponent(() =>
-    import('../engine/list/ListScreen').then(({ ListScreen }) => ({
-      default: function EntityListRoute() {
-        return <ListScreen entity={entity} />
-      },
-    })),
-  )
-}
-
-function formComponent(entity: AnyEntity) {
-  return lazyRouteComponent(() =>
-    import('../engine/form/FormScreen').then(({ FormRoute }) => ({
-      default: function EntityFormRoute() {
-        return <FormRoute entity={entity} />
-      },
-    })),
-  )
-}
 
 function hrefOf(location: ParsedLocation): string {
   return `${location.pathname}${location.searchStr}${location.hash ? `#${location.hash}` : ''}`
 }
 
-export function buildRouteTree({ entities, loadAllRoutes, queryClient }: RouteTreeOptions): AnyRoute {
+export function buildRouteTree({ entities, signedInRoutes, loadAllRoutes, queryClient }: RouteTreeOptions): AnyRoute {
   const rootRoute = createRootRoute({
     component: RootLayout,
     notFoundComponent: function NotFound() {
@@ -106,44 +87,8 @@ export function buildRouteTree({ entities, loadAllRoutes, queryClient }: RouteTr
     })
     return rootRoute.addChildren([loginRoute, indexRoute, error404Route, catchAll])
   }
-
-  // Everything below needs a session; a guest is sent to /login and comes back after (spec §2).
-  const appRoute = createRoute({
-    getParentRoute: () => rootRoute,
-    id: 'app',
-    beforeLoad: ({ location }) => {
-      if (!session.isLoggedIn()) throw redirect({ to: paths.login, search: { redirect: hrefOf(location) }, replace: true })
-    },
-    component: lazyRouteComponent(() =>
-      import('../shell/Shell').then(({ Shell }) => ({
-        default: function AppLayout() {
-          return (
-            <EntitiesProvider entities={entities}>
-              <Shell queryClient={queryClient} />
-            </EntitiesProvider>
-          )
-        },
-      })),
-    ),
-  })
-
-  const dashboardRoute = createRoute({ getParentRoute: () => appRoute, path: paths.dashboard, component: ProjectDashboard })
-
-  const entityRoutes = entities.flatMap((entity) => {
-    const form = formComponent(entity)
-    return [
-      createRoute({ getParentRoute: () => appRoute, path: entity.ui.listPath, component: listComponent(entity) }),
-      createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, component: form }),
-      createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, component: form }),
-    ]
-  })
-
-  return rootRoute.addChildren([
-    loginRoute,
-    indexRoute,
-    error404Route,
-    appRoute.addChildren([dashboardRoute, ...entityRoutes]),
-  ])
+  if (!signedInRoutes) throw new Error('buildRouteTree: an entity list needs the signedInRoutes builder')
+  return rootRoute.addChildren([loginRoute, indexRoute, error404Route, signedInRoutes({ rootRoute, entities, queryClient })])
 }
 
 /** Any URL no route matches goes to the error page (spec §2). */
@@ -155,22 +100,27 @@ export type CreateAppRouterOptions = {
   /** The registry's entities, or null to start with the public routes and load them on demand. */
   entities: readonly AnyEntity[] | null
   loadEntities?: () => Promise<readonly AnyEntity[]>
+  /** The signed-in routes builder; loaded with the entities when absent. */
+  signedInRoutes?: BuildSignedInRoutes
   history?: RouterHistory
   queryClient?: QueryClient
 }
 
-export function createAppRouter({ entities, loadEntities, history, queryClient }: CreateAppRouterOptions) {
+export function createAppRouter({ entities, loadEntities, signedInRoutes, history, queryClient }: CreateAppRouterOptions) {
   let loading: Promise<void> | undefined
   const loadAllRoutes = () => {
     loading ??= (async () => {
       if (!loadEntities) throw new Error('No entity loader configured')
-      const all = await loadEntities()
-      router.update({ ...router.options, routeTree: buildRouteTree({ entities: all, queryClient }) })
+      const [all, build] = await Promise.all([
+        loadEntities(),
+        signedInRoutes ?? import('./signed-in-routes').then((m) => m.buildSignedInRoutes),
+      ])
+      router.update({ ...router.options, routeTree: buildRouteTree({ entities: all, signedInRoutes: build, queryClient }) })
     })()
     return loading
   }
   const router = createRouter({
-    routeTree: buildRouteTree({ entities, loadAllRoutes, queryClient }),
+    routeTree: buildRouteTree({ entities, signedInRoutes, loadAllRoutes, queryClient }),
     history,
     defaultPreload: 'intent',
     defaultPendingComponent: PageSpinner,

@@ -7,7 +7,10 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
  * than the whole shell.
  */
 export const menuItemClass =
-  'flex w-full items-center gap-2 rounded-md px-3 py-2 text-start text-sm text-slate-700 outline-none hover:bg-slate-100 focus:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 dark:focus:bg-slate-800'
+  'flex w-full items-center gap-2 rounded-md px-3 py-2 text-start text-sm text-th-fg outline-none hover:bg-th-hover focus:bg-th-hover'
+
+/** The toolbar's icon buttons. */
+export const toolbarButtonClass = 'flex items-center gap-1.5 rounded-md p-2 text-th-fg/80 hover:bg-th-hover hover:text-th-fg data-open:bg-th-hover'
 
 export function DropdownMenu({
   label,
@@ -15,8 +18,10 @@ export function DropdownMenu({
   button,
   children,
   header,
+  menuClassName = '',
 }: {
   label: string
+  menuClassName?: string
   buttonClassName: string
   button: ReactNode
   header?: ReactNode
@@ -95,7 +100,7 @@ export function DropdownMenu({
           role="menu"
           aria-label={label}
           onKeyDown={onKeyDown}
-          className="absolute end-0 top-full z-40 mt-1.5 min-w-48 rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+          className={`absolute end-0 top-full z-40 mt-1.5 min-w-48 rounded-lg border border-th-border bg-th-paper p-1 text-th-fg shadow-lg ${menuClassName}`}
         >
           {header}
           {children(() => close())}

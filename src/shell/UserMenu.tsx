@@ -18,24 +18,24 @@ export function UserMenu() {
   return (
     <DropdownMenu
       label={t('toolbar.user_menu')}
-      buttonClassName="flex items-center gap-3 rounded-md py-1.5 ps-1.5 pe-2 text-start hover:bg-slate-100 data-open:bg-slate-100 dark:hover:bg-slate-800 dark:data-open:bg-slate-800"
+      buttonClassName="flex items-center gap-3 rounded-md py-1.5 ps-1.5 pe-2 text-start hover:bg-th-hover data-open:bg-th-hover"
       button={
         <>
           {user?.photoURL ? (
             <img src={user.photoURL} alt="" className="size-8 rounded-full object-cover" />
           ) : (
-            <span className="flex size-8 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700 dark:bg-indigo-900 dark:text-indigo-200">
+            <span className="flex size-8 items-center justify-center rounded-full bg-th-accent text-xs font-semibold text-th-accent-fg">
               {name ? initialsOf(name) : <Icon name="users" className="size-4" />}
             </span>
           )}
           <span className="hidden min-w-0 sm:block">
-            <span className="block max-w-40 truncate text-sm font-medium text-slate-800 dark:text-slate-100">{name || '…'}</span>
-            <span className="block truncate text-xs capitalize text-slate-500 dark:text-slate-400">{role}</span>
+            <span className="block max-w-40 truncate text-sm font-medium text-th-fg">{name || '…'}</span>
+            <span className="block truncate text-xs capitalize text-th-muted">{role}</span>
           </span>
-          <Icon name="chevronDown" className="hidden size-4 text-slate-400 sm:block" />
+          <Icon name="chevronDown" className="hidden size-4 text-th-muted sm:block" />
         </>
       }
-      header={user?.email ? <div className="truncate border-b border-slate-100 px-3 pt-1.5 pb-2 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">{user.email}</div> : undefined}
+      header={user?.email ? <div className="truncate border-b border-th-border px-3 pt-1.5 pb-2 text-xs text-th-muted">{user.email}</div> : undefined}
     >
       {(close) => (
         <button

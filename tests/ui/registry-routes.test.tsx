@@ -5,8 +5,9 @@ import { entities } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
 import { createMemoryHistory } from '@tanstack/react-router'
 import { createAppRouter } from '../../src/app/router'
+import { buildSignedInRoutes } from '../../src/app/signed-in-routes'
 import { changeLanguage, i18n } from '../../src/i18n'
-import { buildNavigation } from '../../src/shell/navigation'
+import { buildNavigation, type NavigationItem } from '../../src/shell/navigation'
 import { api, cityHandlers, envelope, storeSession } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
@@ -43,7 +44,7 @@ describe('routes and screens come from the entity list', () => {
   afterEach(() => changeLanguage('en'))
 
   it('gives every entity a list, a form and an area form route', () => {
-    const router = createAppRouter({ entities: withGadget, history: createMemoryHistory() })
+    const router = createAppRouter({ entities: withGadget, signedInRoutes: buildSignedInRoutes, history: createMemoryHistory() })
     const paths = Object.keys(router.routesByPath)
     for (const entity of withGadget) {
       expect(paths).toContain(entity.ui.listPath)
@@ -99,8 +100,10 @@ describe('routes and screens come from the entity list', () => {
 describe('navigation', () => {
   it('groups the registry’s entities as the spec does, with translated labels', () => {
     const items = buildNavigation(entities)
-    expect(items.map((i) => i.id)).toEqual(['dashboards', 'employee-management', 'settings'])
-    expect(items[1]!.children!.map((c) => c.url)).toEqual(['/apps/department-management/departments', '/apps/designation-management/designations'])
+    expect(items.map((i) => i.id).slice(0, 3)).toEqual(['applications', 'employee-management', 'settings'])
+    expect(items.slice(-2).map((i) => i.id)).toEqual(['divider-pages', 'pages'])
+    expect(items[0]!.children![0]).toMatchObject({ id: 'dashboards', type: 'collapse', children: [{ type: 'item', url: '/apps/dashboards/project' }] })
+    expect(items[1]!.children!.map((c) => c.url)).toEqual(expect.arrayContaining(['/apps/department-management/departments', '/apps/designation-management/designations']))
     expect(items[2]!.children!.map((c) => c.translate)).toEqual([
       'entity.country.other',
       'entity.city.other',
@@ -108,9 +111,13 @@ describe('navigation', () => {
       'entity.branch.other',
       'entity.customer_type.other',
     ])
-    for (const item of items.flatMap((i) => [i, ...(i.children ?? [])])) {
-      expect(item).toMatchObject({ id: expect.any(String), title: expect.any(String), type: expect.stringMatching(/^(group|item)$/) })
+    const all = (list: readonly NavigationItem[]): NavigationItem[] => list.flatMap((i) => [i, ...all(i.children ?? [])])
+    for (const item of all(items)) {
+      expect(item).toMatchObject({ id: expect.any(String), title: expect.any(String), type: expect.stringMatching(/^(group|collapse|item|link|divider)$/) })
     }
+    // Every type of the spec's item shape is used, and a badge too.
+    expect(new Set(all(items).map((i) => i.type))).toEqual(new Set(['group', 'collapse', 'item', 'link', 'divider']))
+    expect(all(items).some((i) => i.badge)).toBe(true)
   })
 
   it('switches the interface to Arabic, right to left, from the language menu', async () => {

@@ -5,6 +5,7 @@ import { entities as registryEntities } from '../../../schema'
 import { App } from '../../../src/app/App'
 import { createQueryClient } from '../../../src/app/query-client'
 import { createAppRouter } from '../../../src/app/router'
+import { buildSignedInRoutes } from '../../../src/app/signed-in-routes'
 import { session } from '../../../src/auth/session'
 import type { AnyEntity } from '../../../src/engine/entity-api'
 
@@ -17,7 +18,7 @@ export async function renderApp(path: string, options: { entities?: readonly Any
   const queryClient = createQueryClient()
   queryClient.setDefaultOptions({ queries: { retry: false, staleTime: 0 } })
   const entities = options.entities === undefined ? registryEntities : options.entities
-  const router = createAppRouter({ entities, loadEntities: options.loadEntities, history, queryClient })
+  const router = createAppRouter({ entities, loadEntities: options.loadEntities, signedInRoutes: buildSignedInRoutes, history, queryClient })
   session.refresh()
   const user = userEvent.setup()
   const view = render(<App router={router} />)

@@ -1,0 +1,46 @@
+import { useQuery } from '@tanstack/react-query'
+import { apiRequest } from '../../engine/api'
+
+/**
+ * `GET /api/quick-panel/data` (spec §7): today's date, record counts per list key and the
+ * latest changes from the audit log.
+ */
+export const QUICK_PANEL_PATH = '/api/quick-panel/data'
+
+export type QuickPanelActivity = { id: number; at: string; actor: string; entity: string; entity_id: number | null; action: string }
+
+export type QuickPanelData = { date: string; counts: Record<string, number>; recent: QuickPanelActivity[] }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Takes what it can use from the answer; anything malformed is left out rather than shown wrong. */
+export function quickPanelDataOf(body: unknown): QuickPanelData {
+  const value = isRecord(body) ? body : {}
+  const counts: Record<string, number> = {}
+  if (isRecord(value.counts)) for (const [key, n] of Object.entries(value.counts)) if (typeof n === 'number' && Number.isFinite(n)) counts[key] = n
+  const recent = Array.isArray(value.recent)
+    ? value.recent.flatMap((row): QuickPanelActivity[] =>
+        isRecord(row) && typeof row.at === 'string' && typeof row.entity === 'string' && typeof row.action === 'string'
+          ? [
+              {
+                id: typeof row.id === 'number' ? row.id : 0,
+                at: row.at,
+                actor: typeof row.actor === 'string' ? row.actor : '',
+                entity: row.entity,
+                entity_id: typeof row.entity_id === 'number' ? row.entity_id : null,
+                action: row.action,
+              },
+            ]
+          : [],
+      )
+    : []
+  return { date: typeof value.date === 'string' ? value.date : new Date().toISOString().slice(0, 10), counts, recent }
+}
+
+export function useQuickPanelData() {
+  return useQuery({
+    queryKey: ['quick-panel'],
+    queryFn: async ({ signal }) => quickPanelDataOf(await apiRequest(QUICK_PANEL_PATH, { signal })),
+    staleTime: 15_000,
+  })
+}

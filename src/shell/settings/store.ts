@@ -1,0 +1,186 @@
+import { useSyncExternalStore } from 'react'
+import { session } from '../../auth/session'
+import { apiRequest } from '../../engine/api'
+import { onDirectionChange } from '../../i18n'
+import {
+  applySettingsToDocument,
+  containerWidthOf,
+  modeOf,
+  nearestFontScale,
+  normalizeSettings,
+  paletteOf,
+  readStoredSettings,
+  SETTINGS_KEY,
+  SETTINGS_SAVE_DEBOUNCE_MS,
+  type Direction,
+  type LayoutStyle,
+  type Mode,
+  type Settings,
+  type ThemeId,
+} from './settings'
+
+/**
+ * The layout settings store. A change applies at once (the document and every subscribed
+ * component) and is saved 300 ms after the last change (spec §4, §9): for a guest in
+ * localStorage, for a signed-in user on the server (`POST /api/auth/user/update`) as well,
+ * so the choice follows them to other devices. localStorage is the device's copy either way.
+ */
+export const USER_UPDATE_PATH = '/api/auth/user/update'
+
+let settings: Settings = readStoredSettings()
+let lastSaved = JSON.stringify(settings)
+let saveTimer: ReturnType<typeof setTimeout> | undefined
+const listeners = new Set<() => void>()
+
+function emit(): void {
+  for (const listener of listeners) listener()
+}
+
+function writeLocal(value: Settings): void {
+  try {
+    globalThis.localStorage?.setItem(SETTINGS_KEY, JSON.stringify(value))
+  } catch {
+    // Storage unavailable: the settings last for this page.
+  }
+}
+
+/** Saves now: the guest's action (local only) or the signed-in user's (server too). */
+export async function saveSettings(value: Settings = settings): Promise<void> {
+  writeLocal(value)
+  if (!session.isLoggedIn()) return
+  try {
+    await apiRequest(USER_UPDATE_PATH, { method: 'post', json: { settings: value } })
+  } catch {
+    // Kept on this device; the next change tries the server again.
+  }
+}
+
+function scheduleSave(): void {
+  if (saveTimer) clearTimeout(saveTimer)
+  saveTimer = setTimeout(() => {
+    saveTimer = undefined
+    const serialized = JSON.stringify(settings)
+    if (serialized === lastSaved) return
+    lastSaved = serialized
+    void saveSettings(settings)
+  }, SETTINGS_SAVE_DEBOUNCE_MS)
+}
+
+function commit(next: Settings, { shouldSave = true } = {}): void {
+  if (next === settings) return
+  settings = next
+  applySettingsToDocument(settings)
+  emit()
+  if (shouldSave) scheduleSave()
+}
+
+export function getSettings(): Settings {
+  return settings
+}
+
+/** Changes the settings with a function of the current ones; applied now, saved debounced. */
+export function updateSettings(change: (current: Settings) => Settings): void {
+  commit(normalizeSettings(change(settings)))
+}
+
+/** Settings that came from the server with the user (the identity work plugs in here). */
+export function applyUserSettings(value: unknown): void {
+  const next = normalizeSettings(value)
+  lastSaved = JSON.stringify(next)
+  writeLocal(next)
+  commit(next, { shouldSave: false })
+}
+
+/** Back to the defaults (the menu logout, spec §4). */
+export function resetSettings(): void {
+  commit(normalizeSettings(undefined))
+}
+
+// ---------------------------------------------------------------- the panels' actions
+
+/** A layout brings its own container width (spec §9: 1570 px for layout 1, 1120 px else). */
+export function setLayoutStyle(style: LayoutStyle): void {
+  updateSettings((s) => ({ ...s, layout: { style, config: { ...s.layout.config, containerWidth: containerWidthOf[style] } } }))
+}
+
+export function setConfig<K extends keyof Settings['layout']['config']>(key: K, value: Settings['layout']['config'][K]): void {
+  updateSettings((s) => ({ ...s, layout: { ...s.layout, config: { ...s.layout.config, [key]: value } } }))
+}
+
+/** Light or dark: the main theme switches to the same palette's other variant. */
+export function setMode(mode: Mode): void {
+  updateSettings((s) => ({ ...s, theme: { ...s.theme, main: `${paletteOf(s.theme.main)}-${mode}` } }))
+}
+
+export function setSectionTheme(section: keyof Settings['theme'], theme: ThemeId): void {
+  updateSettings((s) => ({ ...s, theme: { ...s.theme, [section]: theme } }))
+}
+
+/** A colour scheme sets main, navbar, toolbar and footer to the same theme (spec §2). */
+export function setColourScheme(theme: ThemeId): void {
+  updateSettings((s) => ({ ...s, theme: { main: theme, navbar: theme, toolbar: theme, footer: theme } }))
+}
+
+export function setDirection(direction: Direction): void {
+  updateSettings((s) => ({ ...s, direction }))
+}
+
+export function setFontScale(scale: number): void {
+  updateSettings((s) => ({ ...s, fontScale: nearestFontScale(scale) }))
+}
+
+export function toggleShortcut(id: string): void {
+  updateSettings((s) => ({ ...s, shortcuts: s.shortcuts.includes(id) ? s.shortcuts.filter((x) => x !== id) : [...s.shortcuts, id] }))
+}
+
+export function currentMode(): Mode {
+  return modeOf(settings.theme.main)
+}
+
+// ---------------------------------------------------------------- wiring
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+export function useSettings(): Settings {
+  return useSyncExternalStore(subscribe, getSettings, getSettings)
+}
+
+/**
+ * Connects the store to the rest of the app once: the language sets the direction (the
+ * theme settings panel can still flip it, until the next language change or reload), the
+ * menu logout resets the settings. Returns the disconnect.
+ */
+export function connectSettings(): () => void {
+  // The language chosen last wins over a stored direction (spec §1: direction follows it).
+  const languageDirection = globalThis.document?.documentElement.dir
+  if ((languageDirection === 'ltr' || languageDirection === 'rtl') && languageDirection !== settings.direction) {
+    commit({ ...settings, direction: languageDirection }, { shouldSave: false })
+  }
+  applySettingsToDocument(settings)
+  const stopDirection = onDirectionChange((direction) => {
+    if (direction !== settings.direction) updateSettings((s) => ({ ...s, direction }))
+  })
+  let wasLoggedIn = session.getState().isLoggedIn
+  const stopSession = session.subscribe(() => {
+    const { isLoggedIn, endReason } = session.getState()
+    if (wasLoggedIn && !isLoggedIn && endReason === 'logout') resetSettings()
+    wasLoggedIn = isLoggedIn
+  })
+  return () => {
+    stopDirection()
+    stopSession()
+  }
+}
+
+/** Tests: forget pending saves and start again from what storage holds. */
+export function reloadSettings(): void {
+  if (saveTimer) clearTimeout(saveTimer)
+  saveTimer = undefined
+  settings = readStoredSettings()
+  lastSaved = JSON.stringify(settings)
+  applySettingsToDocument(settings)
+  emit()
+}
