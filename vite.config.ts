@@ -7,7 +7,34 @@ const apiProxy = { target: 'http://localhost:3000', changeOrigin: false }
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 600 },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    manifest: true,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        // What every route needs (React, the router, i18next, the session and its JWT reader,
+        // the feedback store) in one file: a dozen small chunks compress worse than one, and /login pays for it.
+        codeSplitting: {
+          // A group takes only the modules it names; what they import stays where it was.
+          includeDependenciesRecursively: false,
+          groups: [
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|i18next|react-i18next|use-sync-external-store|jose|tiny-invariant|tiny-warning|cookie-es|seroval[^\\/]*)[\\/]|src[\\/](auth[\\/]session|engine[\\/]ui[\\/]notifications|engine[\\/]api-error)\.ts$/,
+            },
+            {
+              // The signed-in shell in its default state (layout 1) and what every signed-in
+              // screen uses; the other layouts, navbar styles and panels stay in their own chunks.
+              name: 'shell',
+              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|navigation|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|FontSizeMenu|FullscreenToggle|ModeToggle|ShortcutsMenu|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|ui[\\/](icons|Banner))|i18n[\\/]useFormat|auth[\\/]useCurrentUser|app[\\/](query-client|signed-in-routes))\.tsx?$/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '^/api/.*': apiProxy,

@@ -1,14 +1,17 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo } from 'react'
+import { lazy, Suspense, useEffect, useMemo } from 'react'
 import { sharedQueryClient } from '../app/query-client'
 import { session } from '../auth/session'
 import { useCurrentUser } from '../auth/useCurrentUser'
 import { useEntities } from '../engine/entities-context'
-import { HorizontalLayout } from './layouts/HorizontalLayout'
 import { Layout1 } from './layouts/Layout1'
 import { buildNavigation } from './navigation'
 import { FloatingButtons, OpenPanel } from './panels/Panels'
 import { connectSettings, useSettings } from './settings/store'
+import { PageSpinner } from '../engine/ui/PageSpinner'
+
+// Layouts 2 and 3 load when chosen; layout 1 is the default and comes with the shell.
+const HorizontalLayout = lazy(() => import('./layouts/HorizontalLayout').then((m) => ({ default: m.HorizontalLayout })))
 
 /**
  * The signed-in layout. It owns the server-state cache, which is dropped when the
@@ -43,7 +46,9 @@ function Layout() {
       {settings.layout.style === 'layout1' ? (
         <Layout1 settings={settings} items={items} role={role} />
       ) : (
-        <HorizontalLayout variant={settings.layout.style} settings={settings} items={items} role={role} />
+        <Suspense fallback={<PageSpinner />}>
+          <HorizontalLayout variant={settings.layout.style} settings={settings} items={items} role={role} />
+        </Suspense>
       )}
       <FloatingButtons />
       <OpenPanel />
