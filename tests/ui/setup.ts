@@ -3,6 +3,9 @@ import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { changeLanguage, initI18n } from '../../src/i18n'
 import { clearNotices } from '../../src/engine/ui/notifications'
+import { setFoldedOpen, setMobileOpen } from '../../src/shell/navbar/navbar-state'
+import { setOpenPanel } from '../../src/shell/panels/panel-state'
+import { reloadSettings } from '../../src/shell/settings/store'
 import { server } from './support/server'
 
 // TanStack Router restores scroll positions; jsdom has no layout.
@@ -30,6 +33,11 @@ afterEach(async () => {
   server.resetHandlers()
   localStorage.clear()
   sessionStorage.clear()
+  // The shell's stores live as long as the page: each test starts from the defaults.
+  reloadSettings()
+  setOpenPanel(null)
+  setMobileOpen(false)
+  setFoldedOpen(false)
 })
 
 afterAll(() => server.close())
