@@ -7,7 +7,7 @@ import { isApiError } from '../api'
 import { createRecord, updateRecord, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { entityKeys } from '../queries'
-import { notify } from '../ui/notifications'
+import { showAlert } from '../ui/notifications'
 import { toFormValues, toPayload, type FormValues, type SubmitValues } from './form-values'
 import { registryResolver } from './registry-resolver'
 
@@ -51,7 +51,7 @@ export function useFormController({ entity, row }: { entity: AnyEntity; row: Row
     },
     onSuccess: async (saved) => {
       if (saved && typeof saved.id === 'number') queryClient.setQueryData(entityKeys.record(entity.name, saved.id), saved)
-      notify({ kind: 'success', key: 'form.saved', params: { entity: t(`${entity.labelKey}.one`) } }, 3000)
+      showAlert({ kind: 'success', key: 'form.saved', params: { entity: t(`${entity.labelKey}.one`) } })
       isLeavingAllowed.current = true
       await queryClient.invalidateQueries({ queryKey: entityKeys.all(entity.name) })
       await navigate({ to: entity.ui.listPath })

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
 import { deleteRecord, deleteRecords, labelOf, type AnyEntity, type ListParams, type Row } from '../entity-api'
 import { entityKeys, useEntityList } from '../queries'
-import { notify } from '../ui/notifications'
+import { showAlert } from '../ui/notifications'
 import { useDebouncedValue } from '../useDebouncedValue'
 
 /**
@@ -71,7 +71,7 @@ export function useListController(entity: AnyEntity) {
   const deleteOne = useMutation({
     mutationFn: (id: number) => deleteRecord(entity, id),
     onSuccess: (detail, id) => {
-      notify({ kind: 'success', ...(detail ? { text: detail } : { key: 'list.deleted' }) })
+      showAlert({ kind: 'success', ...(detail ? { text: detail } : { key: 'list.deleted' }) })
       setSelection((s) => {
         const next = new Set(s)
         next.delete(id)
@@ -87,7 +87,7 @@ export function useListController(entity: AnyEntity) {
   const deleteMany = useMutation({
     mutationFn: (ids: readonly number[]) => deleteRecords(entity, ids),
     onSuccess: (detail) => {
-      notify({ kind: 'success', ...(detail ? { text: detail } : { key: 'list.deleted' }) })
+      showAlert({ kind: 'success', ...(detail ? { text: detail } : { key: 'list.deleted' }) })
       setSelection(new Set())
       setPendingDelete(null)
       return invalidate()
