@@ -1,7 +1,9 @@
 /**
  * Screenshots of the main screens for a human to look at (not a test): login, the police
  * station list, and a police station form with the district select open; light and dark,
- * English and Arabic (RTL). Also prints the gzip size of the JavaScript each route loads.
+ * English and Arabic (RTL); then the police station list in layouts 1, 2 and 3, light and
+ * dark, left to right and right to left. Also prints the gzip size of the JavaScript each
+ * route loads.
  *
  *   npx vite build && DATA_DIR=/tmp/somedir PORT=3000 npx tsx server/main.ts &
  *   BASE_URL=http://localhost:3000 npx tsx tests/e2e/screenshots.ts [outDir]
@@ -34,9 +36,19 @@ async function signIn(): Promise<string> {
   return JSON.stringify({ jwt_access_token: `Bearer ${body.access}`, user_id: String(body.id) })
 }
 
+/** The layout settings (src/shell/settings) as localStorage holds them. */
+function layoutSettings(layout: 'layout1' | 'layout2' | 'layout3', theme: 'light' | 'dark', direction: 'ltr' | 'rtl'): string {
+  const main = `default-${theme}`
+  return JSON.stringify({
+    layout: { style: layout, config: { containerWidth: layout === 'layout1' ? 1570 : 1120 } },
+    theme: { main, navbar: 'default-dark', toolbar: main, footer: 'default-dark' },
+    direction,
+  })
+}
+
 async function newContext(browser: Browser, variant: Variant, storage: Record<string, string>): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: variant.theme })
-  const init = { ...storage, language: variant.language, theme: variant.theme }
+  const init = { layout_settings: layoutSettings('layout1', variant.theme, variant.language === 'ar' ? 'rtl' : 'ltr'), ...storage, language: variant.language }
   await context.addInitScript((values: Record<string, string>) => {
     for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v)
   }, init)
@@ -105,6 +117,23 @@ async function main(): Promise<void> {
     await page.getByRole('option').nth(3).waitFor()
     await page.screenshot({ path: join(outDir, `form-${tag}.png`) })
     await context.close()
+  }
+
+  for (const layout of ['layout1', 'layout2', 'layout3'] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      for (const direction of ['ltr', 'rtl'] as const) {
+        const tag = `${layout}-${theme}-${direction}`
+        console.log(tag)
+        const language = direction === 'rtl' ? 'ar' : 'en'
+        const context = await newContext(browser, { language, theme }, { ...session, layout_settings: layoutSettings(layout, theme, direction) })
+        const page = await context.newPage()
+        watchErrors(page, tag)
+        await page.goto(`${baseUrl}/apps/thana-management/thanas`, { waitUntil: 'networkidle' })
+        await page.locator('tbody tr').nth(5).waitFor()
+        await page.screenshot({ path: join(outDir, `shell-${tag}.png`) })
+        await context.close()
+      }
+    }
   }
 
   const login = await jsLoaded(browser, '/login', {})

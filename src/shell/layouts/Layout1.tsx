@@ -12,7 +12,7 @@ export function Layout1({ settings, items, role }: { settings: Settings; items: 
   const { config } = settings.layout
   const isMobile = useIsMobile()
   const isNavbarEnd = config.navbar.position === 'end'
-  const toolbar = <Toolbar settings={settings} items={items} isNavbarToggleShown={config.navbar.display || isMobile} />
+  const toolbar = <Toolbar settings={settings} items={items} isNavbarToggleShown={isMobile} />
   const footer = <Footer settings={settings} />
   return (
     <div className="flex min-h-dvh flex-col" data-layout="layout1">
