@@ -19,8 +19,11 @@ export function DropdownMenu({
   children,
   header,
   menuClassName = '',
+  isNamedByContent = false,
 }: {
   label: string
+  /** The button's name comes from its content (which must then say what it is); else `label`. */
+  isNamedByContent?: boolean
   menuClassName?: string
   buttonClassName: string
   button: ReactNode
@@ -78,7 +81,7 @@ export function DropdownMenu({
         ref={buttonRef}
         type="button"
         className={buttonClassName}
-        aria-label={label}
+        aria-label={isNamedByContent ? undefined : label}
         aria-haspopup="menu"
         aria-expanded={isOpen}
         aria-controls={isOpen ? menuId : undefined}

@@ -18,13 +18,15 @@ export function UserMenu() {
   return (
     <DropdownMenu
       label={t('toolbar.user_menu')}
+      isNamedByContent
       buttonClassName="flex items-center gap-3 rounded-md py-1.5 ps-1.5 pe-2 text-start hover:bg-th-hover data-open:bg-th-hover"
       button={
         <>
+          <span className="sr-only">{t('toolbar.user_menu')}</span>
           {user?.photoURL ? (
             <img src={user.photoURL} alt="" className="size-8 rounded-full object-cover" />
           ) : (
-            <span className="flex size-8 items-center justify-center rounded-full bg-th-accent text-xs font-semibold text-th-accent-fg">
+            <span className="flex size-8 items-center justify-center rounded-full bg-th-accent text-xs font-semibold text-th-accent-fg" aria-hidden="true">
               {name ? initialsOf(name) : <Icon name="users" className="size-4" />}
             </span>
           )}

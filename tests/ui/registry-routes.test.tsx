@@ -126,7 +126,7 @@ describe('navigation', () => {
     const { user } = await renderApp('/apps/dashboards/project')
     const nav = await screen.findByRole('navigation', { name: 'Main navigation' })
     expect(within(nav).getByText('Employee Management')).toBeInTheDocument()
-    await user.click(screen.getByRole('button', { name: 'Language' }))
+    await user.click(screen.getByRole('button', { name: /^Language/ }))
     await user.click(screen.getByRole('menuitemradio', { name: /العربية/ }))
     await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'))
     expect(document.documentElement).toHaveAttribute('lang', 'ar')

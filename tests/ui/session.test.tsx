@@ -82,7 +82,7 @@ describe('session', () => {
     server.use(demo, thanaList)
     const { router, user } = await renderApp('/apps/thana-management/thanas')
     await screen.findByText('Gulshan')
-    await user.click(screen.getByRole('button', { name: 'User menu' }))
+    await user.click(screen.getByRole('button', { name: /^User menu/ }))
     const menu = screen.getByRole('menu', { name: 'User menu' })
     expect(within(menu).getByText('admin@example.com')).toBeInTheDocument()
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }))

@@ -254,11 +254,11 @@ describe('toolbar search', () => {
 describe('language menu and quick panel', () => {
   it('switches to Arabic right to left and links to the multi-language page', async () => {
     const { user, router } = await signedInAt()
-    await user.click(screen.getByRole('button', { name: 'Language' }))
+    await user.click(screen.getByRole('button', { name: /^Language/ }))
     await user.click(screen.getByRole('menuitem', { name: 'Learn More' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/documentation/configuration/multi-language'))
     expect(await screen.findByRole('heading', { name: 'Multi-language', level: 1 })).toBeInTheDocument()
-    await user.click(screen.getByRole('button', { name: 'Language' }))
+    await user.click(screen.getByRole('button', { name: /^Language/ }))
     await user.click(screen.getByRole('menuitemradio', { name: /العربية/ }))
     await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'))
     expect(document.documentElement).toHaveAttribute('lang', 'ar')

@@ -90,7 +90,7 @@ function Collapse({ item, role, isDense, depth }: { item: NavigationItem; role: 
 function Entry({ item, role, isDense, depth }: { item: NavigationItem; role: string | null; isDense: boolean; depth: number }) {
   const label = useLabel()(item)
   if (!isVisibleTo(item, role)) return null
-  if (item.type === 'divider') return <li role="separator" className="my-3 border-t border-th-border" />
+  if (item.type === 'divider') return <li aria-hidden="true" className="my-3 border-t border-th-border" />
   if (item.type === 'collapse') return <Collapse item={item} role={role} isDense={isDense} depth={depth} />
   if (item.type === 'group') {
     return (

@@ -12,10 +12,12 @@ export function LanguageMenu() {
   return (
     <DropdownMenu
       label={t('toolbar.language')}
+      isNamedByContent
       buttonClassName={`${toolbarButtonClass} px-2.5 text-sm font-medium`}
       button={
         <>
           <Icon name="language" className="size-5" />
+          <span className="sr-only">{t('toolbar.language')}</span>
           <span className="uppercase">{active}</span>
         </>
       }
