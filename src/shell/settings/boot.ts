@@ -15,8 +15,6 @@ export type DocumentSettings = {
 /** Spec §9: the font size is applied as a percentage of 62.5 % to the root size. */
 export const ROOT_FONT_PERCENT = 62.5
 
-const THEME = /^[a-z]+-(light|dark)$/
-
 export function applySettingsToDocument(settings: DocumentSettings): void {
   const root = globalThis.document?.documentElement
   if (!root) return
@@ -29,20 +27,20 @@ export function applySettingsToDocument(settings: DocumentSettings): void {
   root.classList.toggle('custom-scrollbars', settings.customScrollbars)
 }
 
-/** What localStorage holds, checked just enough to be safe; the defaults otherwise. */
+/** What localStorage holds, checked just enough to be safe (the store checks the rest). */
 export function applyStoredSettings(): void {
-  let stored: Partial<DocumentSettings> = {}
+  let stored: Partial<DocumentSettings> | null = null
   try {
-    stored = JSON.parse(globalThis.localStorage?.getItem(SETTINGS_KEY) ?? '{}') as Partial<DocumentSettings>
+    stored = JSON.parse(globalThis.localStorage?.getItem(SETTINGS_KEY) ?? 'null') as Partial<DocumentSettings> | null
   } catch {
     // Unreadable: the defaults.
   }
-  const main = stored.theme?.main
-  const scale = stored.fontScale
+  const main = stored?.theme?.main
+  const scale = stored?.fontScale
   applySettingsToDocument({
-    theme: { main: typeof main === 'string' && THEME.test(main) ? main : 'default-light' },
-    fontScale: typeof scale === 'number' && scale >= 0.7 && scale <= 1.3 ? scale : 1,
-    direction: stored.direction === 'rtl' ? 'rtl' : 'ltr',
-    customScrollbars: stored.customScrollbars !== false,
+    theme: { main: /^[a-z]+-(light|dark)$/.test(String(main)) ? String(main) : 'default-light' },
+    fontScale: Number(scale) >= 0.7 && Number(scale) <= 1.3 ? Number(scale) : 1,
+    direction: stored?.direction === 'rtl' ? 'rtl' : 'ltr',
+    customScrollbars: stored?.customScrollbars !== false,
   })
 }
