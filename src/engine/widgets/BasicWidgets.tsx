@@ -13,6 +13,7 @@ const inputTypes: Partial<Record<Widget, { type: string; inputMode?: 'decimal' |
   money: { type: 'text', inputMode: 'decimal', isLtr: true },
   date: { type: 'date' },
   datetime: { type: 'datetime-local' },
+  password: { type: 'password', isLtr: true },
 }
 
 export function hasTextInput(widget: Widget): boolean {
@@ -40,7 +41,7 @@ export function TextInput({ id, name, field, value, onChange, onBlur, isInvalid,
         aria-invalid={isInvalid || undefined}
         aria-describedby={describedBy}
         aria-required={field.isRequired || undefined}
-        autoComplete="off"
+        autoComplete={spec.type === 'password' ? 'new-password' : 'off'}
         className={`${inputClass} ${borderClass(isInvalid)} ${isMoney || field.widget === 'decimal' || field.widget === 'number' ? 'text-end tabular-nums' : ''} ${spec.isLtr ? 'text-start' : ''}`}
       />
     </div>

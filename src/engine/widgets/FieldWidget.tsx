@@ -16,6 +16,7 @@ export const widgets: Record<Widget, ComponentType<WidgetProps>> = {
   money: TextInput,
   date: TextInput,
   datetime: TextInput,
+  password: TextInput,
   textarea: TextArea,
   json: TextArea,
   checkbox: Checkbox,

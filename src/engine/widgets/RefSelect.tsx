@@ -105,7 +105,7 @@ function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, 
               <Icon name="x" className="size-4" />
             </button>
           )}
-          <ComboboxButton className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
+          <ComboboxButton aria-label={t('form.show_options')} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
             <Icon name="selector" className="size-4" />
           </ComboboxButton>
         </div>
