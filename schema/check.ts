@@ -38,7 +38,10 @@ export function registryKeys(entities: readonly Entity<string, Fields>[]): strin
     keys.add(`${e.labelKey}.one`)
     keys.add(`${e.labelKey}.other`)
     for (const name of e.fieldNames) keys.add(e.fieldLabelKey(name))
-    for (const field of Object.values(e.fields)) for (const option of field.options ?? []) keys.add(`option.${option}`)
+    for (const field of Object.values(e.fields)) {
+      for (const option of field.options ?? []) keys.add(`option.${option}`)
+      for (const key of Object.values(field.messages ?? {})) keys.add(key)
+    }
   }
   return [...keys].sort()
 }
@@ -64,15 +67,45 @@ export function checkRegistry(
     unique('permission', e.permission, e.name, 'permission prefix')
     if (e.ui.formPath !== e.ui.listPath) unique('route', e.ui.formPath, e.name, 'form route')
 
+    if (e.parent) {
+      const parent = e.parent
+      if (byName.get(parent.name) !== parent) problems.push({ entity: e.name, message: `extends '${parent.name}', which is not in the registry` })
+      if (parent.parent) problems.push({ entity: e.name, message: `extends '${parent.name}', which itself extends '${parent.parent.name}': one level of inheritance is supported` })
+      for (const name of e.fieldNames.filter((n) => !e.ownFieldNames.includes(n))) {
+        const mine = e.fields[name]!
+        const theirs = parent.fields[name]!
+        if (mine === theirs) continue
+        // An override changes validation only: the column stays the parent's.
+        if (mine.kind !== theirs.kind || mine.sql?.type !== theirs.sql?.type || mine.ref?.target !== theirs.ref?.target || mine.isUnique !== theirs.isUnique) {
+          problems.push({ entity: e.name, field: name, message: `overrides '${parent.name}.${name}' with another column (kind, SQL type, reference or uniqueness): only its validation may change` })
+        }
+        if (mine.presence === 'optional' && theirs.presence !== 'optional') {
+          problems.push({ entity: e.name, field: name, message: `'${parent.name}.${name}' is required in its table; an override cannot make it optional` })
+        }
+      }
+    }
+    for (const action of e.publicActions) {
+      if (action !== 'LIST' && action !== 'DETAILS') problems.push({ entity: e.name, message: `only reads can be public; '${action}' needs a token` })
+    }
+    if (e.selfActions.length > 0 && e.name !== 'user' && e.parent?.name !== 'user') {
+      problems.push({ entity: e.name, message: `selfAccess is for 'user' and entities extending it (a caller is a user row)` })
+    }
+    for (const [path, route] of Object.entries(e.routeAliases)) {
+      if (!/^[a-z_]+(\/[a-z_]+)*$/.test(path)) problems.push({ entity: e.name, message: `route alias '${path}' must be lower-case words separated by '/'` })
+      if (e.routes[route] === false) problems.push({ entity: e.name, message: `route alias '${path}' points to '${route}', which the entity does not have` })
+    }
+
     for (const name of e.fieldNames) {
       const field = e.fields[name]!
+      if (field.isReadOnly && field.isRequired) problems.push({ entity: e.name, field: name, message: 'a read-only field is set by the server and cannot be required' })
       if (!IDENT.test(name)) problems.push({ entity: e.name, field: name, message: `field name must match ${IDENT}` })
       if (SQL_RESERVED.has(name)) problems.push({ entity: e.name, field: name, message: `'${name}' is set by the engine on every table; choose another name` })
+      const isOverride = !e.ownFieldNames.includes(name)
       if (field.ref) {
         const target = byName.get(field.ref.target)
         if (!target) {
           problems.push({ entity: e.name, field: name, message: `unknown ref target '${field.ref.target}' (registered: ${[...byName.keys()].join(', ')})` })
-        } else if (field.kind === 'ref' && field.ref.onDelete === 'set null' && field.isRequired) {
+        } else if (field.kind === 'ref' && field.ref.onDelete === 'set null' && field.isRequired && !isOverride) {
           problems.push({ entity: e.name, field: name, message: `a required reference cannot use onDelete 'set null'` })
         }
       }

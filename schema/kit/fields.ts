@@ -9,12 +9,12 @@ import type { Normalizer } from './normalize'
  */
 export type FieldKind =
   | 'text' | 'email' | 'phone' | 'url' | 'integer' | 'decimal' | 'boolean'
-  | 'date' | 'datetime' | 'enum' | 'ref' | 'refs' | 'file' | 'json'
+  | 'date' | 'datetime' | 'enum' | 'ref' | 'refs' | 'file' | 'json' | 'password'
 
 export type Widget =
   | 'text' | 'textarea' | 'email' | 'phone' | 'url' | 'number' | 'decimal' | 'money'
   | 'checkbox' | 'date' | 'datetime' | 'select' | 'ref-select' | 'refs-select'
-  | 'file' | 'image' | 'json'
+  | 'file' | 'image' | 'json' | 'password'
 
 export type Cell =
   | 'text' | 'link' | 'number' | 'decimal' | 'money' | 'boolean' | 'date' | 'datetime'
@@ -24,6 +24,15 @@ export type Cell =
 export type Presence = 'required' | 'optional' | 'default'
 
 export type OnDelete = 'restrict' | 'cascade' | 'set null'
+
+/** The rules whose message a field may replace with its own i18n key (`messages`). */
+export type MessageRule =
+  | 'required' | 'invalid' | 'text' | 'max_length' | 'min_length' | 'email' | 'phone' | 'url'
+  | 'integer' | 'min_value' | 'max_value' | 'decimal' | 'boolean' | 'date' | 'datetime'
+  | 'choice' | 'ref' | 'refs' | 'file' | 'json'
+
+/** Own messages of a field, by rule: i18n keys under `validation.` (the registry check verifies them). */
+export type FieldMessages = { readonly [R in MessageRule]?: `validation.${string}` }
 
 export type SqlColumn = {
   /** PostgreSQL type as written in DDL, e.g. `varchar(50)`, `numeric(20,2)`. */
@@ -44,6 +53,11 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly isSortable: boolean
   readonly isUnique: boolean
   readonly isHiddenInList: boolean
+  /** Set by the server only: never taken from a request body (e.g. `last_login`). */
+  readonly isReadOnly: boolean
+  /** Taken from request bodies but never answered (passwords). */
+  readonly isWriteOnly: boolean
+  readonly messages?: FieldMessages
   readonly defaultValue?: V
   /** Absent for `refs`, which lives in a join table. */
   readonly sql?: SqlColumn
@@ -74,18 +88,26 @@ type Common<V> = {
   sortable?: boolean
   unique?: boolean
   hideInList?: boolean
+  /** Set by the server only; a value in a request body is ignored. Cannot be required. */
+  readOnly?: boolean
+  /** Replaces the message of a rule with the field's own i18n key (a contract's form text). */
+  messages?: FieldMessages
 }
 
 type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { default: unknown } ? 'default' : 'optional'
 
-type Spec<V> = Omit<Field<V>, 'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'isHiddenInList' | 'defaultValue' | '__value'> & {
+type Spec<V> = Omit<
+  Field<V>,
+  'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly' | 'messages' | 'defaultValue' | '__value'
+> & {
   isSearchable?: boolean
   isSortable?: boolean
+  isWriteOnly?: boolean
 }
 
 function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, PresenceOf<O>> {
   const presence: Presence = o.required ? 'required' : o.default !== undefined ? 'default' : 'optional'
-  const { isSearchable, isSortable, ...rest } = spec
+  const { isSearchable, isSortable, isWriteOnly, ...rest } = spec
   return {
     ...rest,
     presence: presence as PresenceOf<O>,
@@ -94,7 +116,11 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     isSearchable: o.search ?? isSearchable ?? false,
     isSortable: o.sortable ?? isSortable ?? true,
     isUnique: o.unique ?? false,
-    isHiddenInList: o.hideInList ?? false,
+    // A write-only value has nothing to show in a list.
+    isHiddenInList: (isWriteOnly ?? false) || (o.hideInList ?? false),
+    isReadOnly: o.readOnly ?? false,
+    isWriteOnly: isWriteOnly ?? false,
+    messages: o.messages,
     defaultValue: o.default,
   }
 }
@@ -113,6 +139,26 @@ export function text<const O extends TextOptions>(o: O = {} as O) {
     minLength: o.min,
     maxLength: o.max,
     normalize: o.normalize,
+  })
+}
+
+/**
+ * A secret: taken on create and update, hashed by the server (argon2id) and never answered,
+ * listed, searched or sorted. On update a blank value keeps the stored hash.
+ */
+export function password<const O extends Omit<Common<string>, 'default' | 'search' | 'sortable' | 'unique' | 'hideInList'> & { min?: number; max?: number }>(
+  o: O = {} as O,
+) {
+  return field<string, O>(o, {
+    kind: 'password',
+    widget: 'password',
+    cell: 'text',
+    sql: { type: 'varchar(255)' },
+    isSearchable: false,
+    isSortable: false,
+    isWriteOnly: true,
+    minLength: o.min,
+    maxLength: o.max ?? 128,
   })
 }
 

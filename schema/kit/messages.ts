@@ -31,6 +31,7 @@ export const validationKeys = [
   'validation.unique',
   'validation.ref_missing',
   'validation.unknown_field',
+  'validation.password_match',
 ] as const
 
 export type ValidationKey = (typeof validationKeys)[number]

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Entity, Fields } from './entity'
-import { INT4_MAX, normalizePhone, parseDecimal, type Field, type Presence } from './fields'
+import { INT4_MAX, normalizePhone, parseDecimal, type Field, type MessageRule, type Presence } from './fields'
 import { normalizers } from './normalize'
 
 /**
@@ -9,6 +9,9 @@ import { normalizers } from './normalize'
  * by one set of rules everywhere. Messages are i18n keys (see messages.ts).
  */
 type AnyField = Field<unknown, Presence> | Field<never, Presence>
+
+/** The i18n key of a rule's message: the field's own (`messages`) or the registry's. */
+export const messageOf = (f: Pick<AnyField, 'messages'>, rule: MessageRule): string => f.messages?.[rule] ?? `validation.${rule}`
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
 /** The original's forms send `0` or `'0'` for "no reference chosen" (api-contract §2.5). */
@@ -20,18 +23,18 @@ function toInteger(v: unknown): number | undefined {
   return undefined
 }
 
-function integerBase(min: number, max: number): z.ZodType<number> {
+function integerBase(min: number, max: number, m: (rule: MessageRule) => string): z.ZodType<number> {
   return z
     .unknown()
     .transform((v, ctx) => {
       const n = toInteger(v)
       if (n === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'validation.integer' })
+        ctx.addIssue({ code: 'custom', message: m('integer') })
         return z.NEVER
       }
       return n
     })
-    .pipe(z.number().min(min, { error: 'validation.min_value' }).max(max, { error: 'validation.max_value' })) as unknown as z.ZodType<number>
+    .pipe(z.number().min(min, { error: m('min_value') }).max(max, { error: m('max_value') })) as unknown as z.ZodType<number>
 }
 
 /** A row id: a positive integer, given as a number or a digit string (multipart forms). */
@@ -67,35 +70,36 @@ const falsy = new Set(['false', '0', 'off', 'no'])
 
 /** The validator of a present (non-blank) value, by kind. */
 function baseOf(f: AnyField): z.ZodType {
+  const m = (rule: MessageRule) => messageOf(f, rule)
   switch (f.kind) {
     case 'text': {
-      let s = z.string({ error: 'validation.text' }).trim()
+      let s = z.string({ error: m('text') }).trim()
       if (f.normalize) s = s.overwrite(normalizers[f.normalize])
-      if (f.minLength !== undefined) s = s.min(f.minLength, { error: 'validation.min_length' })
-      if (f.maxLength !== undefined) s = s.max(f.maxLength, { error: 'validation.max_length' })
+      if (f.minLength !== undefined) s = s.min(f.minLength, { error: m('min_length') })
+      if (f.maxLength !== undefined) s = s.max(f.maxLength, { error: m('max_length') })
       return s
     }
     case 'email':
       return z
-        .string({ error: 'validation.email' })
+        .string({ error: m('email') })
         .trim()
         .toLowerCase()
-        .max(255, { error: 'validation.max_length' })
-        .pipe(z.email({ error: 'validation.email' }))
+        .max(255, { error: m('max_length') })
+        .pipe(z.email({ error: m('email') }))
     case 'phone':
       return z
-        .string({ error: 'validation.phone' })
+        .string({ error: m('phone') })
         .trim()
         .overwrite(normalizePhone)
-        .regex(/^\+[1-9]\d{6,14}$/, { error: 'validation.phone' })
+        .regex(/^\+[1-9]\d{6,14}$/, { error: m('phone') })
     case 'url':
       return z
-        .string({ error: 'validation.url' })
+        .string({ error: m('url') })
         .trim()
-        .max(f.maxLength ?? 1000, { error: 'validation.max_length' })
-        .refine(isUrlLike, { error: 'validation.url' })
+        .max(f.maxLength ?? 1000, { error: m('max_length') })
+        .refine(isUrlLike, { error: m('url') })
     case 'integer':
-      return integerBase(f.min ?? -INT4_MAX, f.max ?? INT4_MAX)
+      return integerBase(f.min ?? -INT4_MAX, f.max ?? INT4_MAX, m)
     case 'decimal': {
       const precision = f.precision ?? 20
       const scale = f.scale ?? 2
@@ -103,11 +107,11 @@ function baseOf(f: AnyField): z.ZodType {
       return z.unknown().transform((v, ctx) => {
         const d = parseDecimal(v, precision, scale)
         if (d === undefined) {
-          ctx.addIssue({ code: 'custom', message: 'validation.decimal', params: { scale, whole: precision - scale } })
+          ctx.addIssue({ code: 'custom', message: m('decimal'), params: { scale, whole: precision - scale } })
           return z.NEVER
         }
         if (minimum !== undefined && d.startsWith('-') && !minimum.startsWith('-')) {
-          ctx.addIssue({ code: 'too_small', origin: 'number', minimum: Number(minimum), inclusive: true, message: 'validation.min_value', input: d })
+          ctx.addIssue({ code: 'too_small', origin: 'number', minimum: Number(minimum), inclusive: true, message: m('min_value'), input: d })
           return z.NEVER
         }
         return d
@@ -119,29 +123,35 @@ function baseOf(f: AnyField): z.ZodType {
         if (v === 1 || v === 0) return v === 1
         if (typeof v === 'string' && truthy.has(v.toLowerCase())) return true
         if (typeof v === 'string' && falsy.has(v.toLowerCase())) return false
-        ctx.addIssue({ code: 'custom', message: 'validation.boolean' })
+        ctx.addIssue({ code: 'custom', message: m('boolean') })
         return z.NEVER
       })
     case 'date':
-      return z.string({ error: 'validation.date' }).trim().refine(isCalendarDate, { error: 'validation.date' })
+      return z.string({ error: m('date') }).trim().refine(isCalendarDate, { error: m('date') })
     case 'datetime':
       return z
-        .string({ error: 'validation.datetime' })
+        .string({ error: m('datetime') })
         .trim()
-        .refine((s) => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), { error: 'validation.datetime' })
+        .refine((s) => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), { error: m('datetime') })
         .transform((s) => new Date(s).toISOString())
     case 'enum':
-      return z.enum(f.options as [string, ...string[]], { error: 'validation.choice' })
+      return z.enum(f.options as [string, ...string[]], { error: m('choice') })
     case 'ref':
-      return idBase('validation.ref')
+      return idBase(m('ref'))
     case 'refs':
       return z
         .unknown()
         .transform((v) => (typeof v === 'string' ? v.split(',').filter((x) => x.trim() !== '') : v))
-        .pipe(z.array(idBase('validation.refs'), { error: 'validation.refs' }))
+        .pipe(z.array(idBase(m('refs')), { error: m('refs') }))
         .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
     case 'file':
-      return z.string({ error: 'validation.file' }).trim().max(500, { error: 'validation.max_length' })
+      return z.string({ error: m('file') }).trim().max(500, { error: m('max_length') })
+    case 'password': {
+      // Not trimmed: spaces are part of a password.
+      let s = z.string({ error: m('text') })
+      if (f.minLength !== undefined) s = s.min(f.minLength, { error: m('min_length') })
+      return s.max(f.maxLength ?? 128, { error: m('max_length') })
+    }
     case 'json':
       return z
         .unknown()
@@ -150,11 +160,11 @@ function baseOf(f: AnyField): z.ZodType {
           try {
             return JSON.parse(v) as unknown
           } catch {
-            ctx.addIssue({ code: 'custom', message: 'validation.json' })
+            ctx.addIssue({ code: 'custom', message: m('json') })
             return z.NEVER
           }
         })
-        .pipe(z.json({ error: 'validation.json' }))
+        .pipe(z.json({ error: m('json') }))
   }
 }
 
@@ -170,7 +180,7 @@ export function validatorOf<V, P extends Presence>(f: Field<V, P>): z.ZodType<P 
   const blank = field.kind === 'ref' ? isBlankRef : isBlank
   let validator: z.ZodType
   if (field.presence === 'required') {
-    const isPresent = z.custom((v) => v !== undefined, { error: 'validation.required' })
+    const isPresent = z.custom((v) => v !== undefined, { error: messageOf(field, 'required') })
     validator = z.preprocess((v) => (blank(v) ? undefined : v), isPresent.pipe(base))
   } else {
     const fallback = field.defaultValue === undefined ? null : field.defaultValue
@@ -180,15 +190,29 @@ export function validatorOf<V, P extends Presence>(f: Field<V, P>): z.ZodType<P 
   return validator as Out
 }
 
-const entitySchemas = new WeakMap<object, z.ZodType<Record<string, unknown>>>()
+/**
+ * `create` validates a new record. `update` validates a stored row with the body laid over
+ * it: there a blank write-only field (a password) is allowed and means "keep the stored one".
+ */
+export type SchemaMode = 'create' | 'update'
 
-/** Validates a whole record (create, and update after merging the stored row); unknown keys are dropped. */
-export function schemaOf(entity: Entity<string, Fields>): z.ZodType<Record<string, unknown>> {
-  const known = entitySchemas.get(entity)
-  if (known) return known
+const entitySchemas = new WeakMap<object, Partial<Record<SchemaMode, z.ZodType<Record<string, unknown>>>>>()
+
+/** Validates a whole record; unknown keys and read-only fields (set by the server) are dropped. */
+export function schemaOf(entity: Entity<string, Fields>, mode: SchemaMode = 'create'): z.ZodType<Record<string, unknown>> {
+  const known = entitySchemas.get(entity) ?? {}
+  const hit = known[mode]
+  if (hit) return hit
   const shape: Record<string, z.ZodType> = {}
-  for (const name of entity.fieldNames) shape[name] = validatorOf(entity.fields[name]!)
+  for (const name of entity.fieldNames) {
+    const field = entity.fields[name]!
+    if (field.isReadOnly) continue
+    shape[name] =
+      mode === 'update' && field.isWriteOnly
+        ? validatorOf({ ...field, presence: 'optional', isRequired: false, defaultValue: undefined } as AnyField)
+        : validatorOf(field)
+  }
   const schema = z.object(shape)
-  entitySchemas.set(entity, schema)
+  entitySchemas.set(entity, { ...known, [mode]: schema })
   return schema
 }

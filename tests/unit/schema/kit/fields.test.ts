@@ -106,6 +106,17 @@ const tables: Record<string, Table> = {
     accepts: [[{ a: [1, 'b'] }, { a: [1, 'b'] }], ['{"a":1}', { a: 1 }], [[1, 2], [1, 2]]],
     rejects: [['{not json', 'validation.json']],
   },
+  'password (required, min 6)': {
+    field: f.password({ required: true, min: 6 }),
+    // Spaces belong to a password: nothing is trimmed.
+    accepts: [['secret', 'secret'], [' spaced secret ', ' spaced secret ']],
+    rejects: [['short', 'validation.min_length'], ['x'.repeat(129), 'validation.max_length'], ['', 'validation.required'], [123456, 'validation.text']],
+  },
+  'text with its own messages': {
+    field: f.text({ max: 4, min: 2, required: true, messages: { max_length: 'validation.year_max', required: 'validation.year_required' } }),
+    accepts: [['2020', '2020']],
+    rejects: [['20201', 'validation.year_max'], ['2', 'validation.min_length'], ['', 'validation.year_required']],
+  },
 }
 
 describe('field kit validators', () => {
