@@ -10,6 +10,14 @@ import { branch } from './entities/org/branch'
 import { department } from './entities/org/department'
 import { designation } from './entities/org/designation'
 import { customerType } from './entities/sales/customer-type'
+import { user } from './entities/identity/user'
+import { employee } from './entities/identity/employee'
+import { qualification } from './entities/identity/qualification'
+import { permission } from './entities/identity/permission'
+import { role } from './entities/identity/role'
+import { menuItem } from './entities/identity/menu-item'
+import { roleMenu } from './entities/identity/role-menu'
+import { generalSetting } from './entities/settings/general-setting'
 
 export const registry = {
   country,
@@ -19,6 +27,14 @@ export const registry = {
   department,
   designation,
   customer_type: customerType,
+  user,
+  employee,
+  qualification,
+  permission,
+  role,
+  menu_item: menuItem,
+  role_menu: roleMenu,
+  general_setting: generalSetting,
 } as const
 
 export type Registry = typeof registry

@@ -3,18 +3,32 @@ import { join, resolve } from 'node:path'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import multipart from '@fastify/multipart'
+import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyContextConfig, type FastifyInstance, type HTTPMethods } from 'fastify'
 import { sql } from 'kysely'
 import { checkRegistry, entities as registeredEntities, RegistryError } from '../schema'
-import type { Entity, Fields } from '../schema/kit'
+import { genericRoutes, type Entity, type Fields } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
-import { registerLogin } from './auth/login'
+import type { ThrottleOptions } from './auth/throttle'
 import { DEMO_ADMIN } from './db/demo/seed'
 import type { Db } from './db/types'
-import { registerEntityRoutes } from './engine/routes'
+import { identityModule } from './domain/identity'
+import { hookRegistry } from './engine/hooks'
+import type { DomainModule, ModuleDeps } from './engine/modules'
+import { genericRoutePaths, registerEntityRoutes } from './engine/routes'
 import { registerErrorHandling } from './http/errors'
 import { catalogues } from './i18n'
+
+/** A route as registered: what the permission matrix test walks, and where bespoke routes are checked. */
+export type RouteEntry = { method: string; url: string; config: FastifyContextConfig }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app, in registration order. */
+    routeTable: readonly RouteEntry[]
+  }
+}
 
 export type AppOptions = {
   db: Db
@@ -27,6 +41,23 @@ export type AppOptions = {
   corsOrigins?: readonly string[]
   isDemo?: boolean
   logger?: boolean
+  /** Domain modules (rules, bespoke routes, start-up sync); default: every module of the app. */
+  modules?: readonly DomainModule[]
+  /** Sign-in throttling limits (defaults in server/auth/throttle.ts). */
+  loginThrottle?: ThrottleOptions
+}
+
+/** Every generic route an entity leaves to a module must be registered by one: a declared-but-missing route stops the start. */
+function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes: readonly RouteEntry[]): void {
+  const shape = (url: string) => url.replace(/:\w+/g, ':').replace(/\/$/, '')
+  const have = new Set(routes.map((r) => `${r.method} ${shape(r.url)}`))
+  const missing = entities.flatMap((e) =>
+    genericRoutes
+      .filter((r) => e.routes[r] === 'bespoke')
+      .flatMap((r) => genericRoutePaths[r].methods.map((m) => `${m} ${shape(`${e.api.base}/${genericRoutePaths[r].path}`)}`))
+      .filter((key) => !have.has(key)),
+  )
+  if (missing.length > 0) throw new Error(`Routes the registry leaves to a domain module are not registered by any: ${missing.join(', ')}`)
 }
 
 /** Paths that belong to the API: unknown ones answer 404 JSON instead of the browser app. */
@@ -42,6 +73,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 2 * 1024 * 1024,
   })
+  const routeTable: RouteEntry[] = []
+  app.decorate('routeTable', routeTable)
+  app.addHook('onRoute', (route) => {
+    for (const method of ([] as HTTPMethods[]).concat(route.method)) routeTable.push({ method, url: route.url, config: route.config ?? {} })
+  })
   registerErrorHandling(app)
   await app.register(helmet, {
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, imgSrc: ["'self'", 'data:', 'blob:'] } },
@@ -53,23 +89,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
   })
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 200 } })
+  // Counters only: the login route decides what counts (server/auth/throttle.ts).
+  await app.register(rateLimit, { global: false })
 
-  // Public: health and login. Everything else sits behind the guard below.
+  // Public: health and the demo credentials. The API sits behind the guard below.
   app.get('/api/health', async () => {
     await sql`select 1`.execute(options.db)
     return { status: 'ok' }
   })
-  registerLogin(app, { db: options.db, secret: options.jwtSecret })
   // The login form is prefilled with the demo credentials in demo mode only (spec §5).
   app.get('/api/auth/demo-credentials', async (_request, reply) =>
     options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: 'Not in demo mode.' }),
   )
 
+  const modules = options.modules ?? [identityModule({ throttle: options.loginThrottle })]
+  const hooks = hookRegistry(modules.flatMap((m) => Object.entries(m.hooks ?? {})))
+  const deps: ModuleDeps = { db: options.db, registry: entities, hooks, mediaDir: options.mediaDir, jwtSecret: options.jwtSecret, isDemo: options.isDemo ?? false }
+  // Every route in here needs a valid token and the permission its config names, unless its config marks it public.
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(options.db, options.jwtSecret))
     api.addHook('preHandler', authorize)
-    for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities })
+    for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks })
+    for (const m of modules) await m.routes?.(api, deps)
   })
+  checkBespokeRoutes(entities, routeTable)
+  for (const m of modules) await m.onStart?.(deps)
 
   mkdirSync(options.mediaDir, { recursive: true })
   await app.register(fastifyStatic, { root: resolve(options.mediaDir), prefix: '/media/', decorateReply: false })

@@ -7,7 +7,7 @@ import { demoJwtSecret, lockDataDir } from './db/data-dir'
 import { seed } from './db/demo/seed'
 import { migrate } from './db/sync'
 
-/** Start-up: configuration, data-dir lock, database, migrations, seed, HTTP. */
+/** Start-up: configuration, data-dir lock, database, migrations, app (roles, permissions, menu), seed, HTTP. */
 async function main(): Promise<void> {
   const config = loadConfig()
   const dataDir = resolve(config.DATA_DIR)
@@ -20,8 +20,6 @@ async function main(): Promise<void> {
   const { applied, notices } = await migrate(connection.db, entities)
   for (const n of notices) console.warn(`migrate: ${n}`)
   if (applied.length > 0) console.log(`migrate: applied ${applied.length} step(s)`)
-  const seeded = await seed(connection.db, { isDemo: config.isDemo, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })
-  if (seeded !== 'none') console.log(`seed: ${seeded} data created`)
 
   const jwtSecret = config.JWT_SECRET ?? demoJwtSecret(config.database.kind === 'pglite' ? config.database.dataDir && dataDir : dataDir)
   const app = await buildApp({
@@ -33,6 +31,9 @@ async function main(): Promise<void> {
     isDemo: config.isDemo,
     logger: config.NODE_ENV === 'production',
   })
+  // After the app: its start-up creates the permissions and built-in roles the seed assigns.
+  const seeded = await seed(connection.db, { isDemo: config.isDemo, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })
+  if (seeded !== 'none') console.log(`seed: ${seeded} data created`)
   const address = await app.listen({ port: config.PORT, host: config.HOST })
   console.log(`Back-office ready at ${address.replace('0.0.0.0', 'localhost')} (${connection.kind}${config.isDemo ? ', demo mode' : ''})`)
 

@@ -9,8 +9,12 @@ declare module 'fastify' {
     principal?: Principal
   }
   interface FastifyContextConfig {
-    /** Permission the route needs (`THANA_LIST`); absent on routes any signed-in user may call. */
-    permission?: string
+    /** Permission the route needs (`THANA_LIST`), or a list of which any one will do; absent on routes any signed-in user may call. */
+    permission?: string | readonly string[]
+    /** Answers without a token (the registry's public actions, login, register). */
+    isPublic?: boolean
+    /** Path parameter holding a user id: that user passes without the permission (their own row). */
+    selfParam?: string
   }
 }
 
@@ -27,6 +31,8 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 export function authenticate(db: Db, secret: string) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    // A public route ignores the Authorization header: a stale token must not lock a guest out.
+    if (request.routeOptions.config.isPublic) return
     const token = bearerToken(request.headers.authorization)
     if (!token) throw new UnauthorizedError('Authentication credentials were not provided.')
     let userId: number
@@ -43,10 +49,12 @@ export function authenticate(db: Db, secret: string) {
 }
 
 export async function authorize(request: FastifyRequest): Promise<void> {
-  const permission = request.routeOptions.config.permission
+  const { permission, isPublic, selfParam } = request.routeOptions.config
+  if (isPublic) return
   const principal = request.principal
   if (!principal) throw new UnauthorizedError('Authentication credentials were not provided.')
-  if (permission && !can(principal, permission)) {
-    throw new ForbiddenError(`You don't have these permissions [${permission}]`)
-  }
+  if (permission === undefined) return
+  if (selfParam && String((request.params as Record<string, unknown>)[selfParam]) === String(principal.id)) return
+  const wanted = typeof permission === 'string' ? [permission] : permission
+  if (!wanted.some((p) => can(principal, p))) throw new ForbiddenError(`You don't have these permissions [${wanted.join(', ')}]`)
 }

@@ -1,40 +1,50 @@
 import { sql } from 'kysely'
+import { joinTableName } from '../db/registry-schema'
 import type { Executor } from '../db/types'
 
 /**
- * Who is calling, as the permission checks need it. Loaded per request from a short
- * cache: a deactivated user or a changed role takes effect within seconds on every
- * server, without a database round trip on each call.
+ * Who is calling, as the permission checks need it: the user, their role's name and the
+ * role's permission names. Loaded per request from a short cache; writes that change a
+ * user, a role or a role's permissions forget it at once (server/domain/identity), and a
+ * change made by another server takes effect within the cache's lifetime.
  */
 export type Principal = {
   id: number
   email: string
   isAdmin: boolean
   isActive: boolean
+  role: string | null
   permissions: ReadonlySet<string>
 }
 
 const TTL_MS = 5_000
 const cache = new Map<number, { at: number; principal: Principal | undefined }>()
+const rolePermissions = joinTableName('role', 'permissions')
 
 export async function loadPrincipal(db: Executor, userId: number, now = Date.now()): Promise<Principal | undefined> {
   const hit = cache.get(userId)
   if (hit && now - hit.at < TTL_MS) return hit.principal
-  const r = await sql<{ id: number; email: string; is_admin: boolean; is_active: boolean }>`
-    select id, email, is_admin, is_active from "user" where id = ${userId}`.execute(db)
+  const r = await sql<{ id: number; email: string; is_admin: boolean; is_active: boolean; role: string | null; permissions: string[] }>`
+    select u.id, u.email, u.is_admin, u.is_active, r.name as role,
+      array(select p.name from ${sql.id(rolePermissions)} rp join permission p on p.id = rp.target_id
+            where rp.owner_id = u.role order by p.name) as permissions
+    from "user" u left join role r on r.id = u.role
+    where u.id = ${userId}`.execute(db)
   const u = r.rows[0]
-  const principal = u ? { id: u.id, email: u.email, isAdmin: u.is_admin, isActive: u.is_active, permissions: new Set<string>() } : undefined
+  const principal = u
+    ? { id: u.id, email: u.email, isAdmin: u.is_admin, isActive: u.is_active, role: u.role, permissions: new Set(u.permissions) }
+    : undefined
   cache.set(userId, { at: now, principal })
   return principal
 }
 
-/** Called after a write that changes who a user is or what they may do. */
+/** Called after a write that changes who a user is or what they may do; no id forgets everyone. */
 export function forgetPrincipal(userId?: number): void {
   if (userId === undefined) cache.clear()
   else cache.delete(userId)
 }
 
 /** Admins pass every check; everyone else needs the permission through their role. */
-export function can(principal: Principal, permission: string): boolean {
+export function can(principal: Pick<Principal, 'isAdmin' | 'permissions'>, permission: string): boolean {
   return principal.isAdmin || principal.permissions.has(permission)
 }

@@ -5,7 +5,8 @@ import type { Entity, Fields, OnDelete } from '../../schema/kit'
  * compares this with the live database; a test compares it after migrating.
  */
 export type ColumnSpec = { name: string; type: string; notNull: boolean; default?: string }
-export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean }
+/** `parent`: the table's id is the parent's id (multi-table inheritance), not an identity of its own. */
+export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean; parent?: string }
 export type ForeignKeySpec = { name: string; table: string; column: string; target: string; onDelete: OnDelete }
 export type UniqueSpec = { name: string; table: string; column: string }
 export type IndexSpec = { name: string; table: string; using: 'btree' | 'gin_trgm'; column: string }
@@ -28,7 +29,9 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
   }
   for (const e of entities) {
     const columns: ColumnSpec[] = [{ name: 'id', type: 'bigint', notNull: true }]
-    for (const name of e.fieldNames) {
+    // An entity that extends another stores only its own fields; the parent's table holds
+    // the rest and the audit columns, and deleting the parent row deletes this one.
+    for (const name of e.ownFieldNames) {
       const field = e.fields[name]!
       if (field.kind === 'refs') {
         const join = joinTableName(e.name, name)
@@ -55,7 +58,12 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
       if (field.isSearchable) index(e.name, name, 'gin_trgm')
     }
     const orderField = e.ordering.replace(/^-/, '')
-    if (orderField !== 'id' && !e.fields[orderField]?.isUnique) index(e.name, orderField, 'btree')
+    if (orderField !== 'id' && e.ownFieldNames.includes(orderField) && !e.fields[orderField]?.isUnique) index(e.name, orderField, 'btree')
+    if (e.parent) {
+      spec.tables.push({ name: e.name, columns, counted: true, parent: e.parent.name })
+      spec.foreignKeys.push({ name: `${e.name}_id_fkey`, table: e.name, column: 'id', target: e.parent.name, onDelete: 'cascade' })
+      continue
+    }
     columns.push(...auditColumns)
     spec.tables.push({ name: e.name, columns, counted: true })
     for (const col of ['created_by', 'updated_by']) {

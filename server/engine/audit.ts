@@ -1,10 +1,12 @@
 import { sql } from 'kysely'
 import type { Executor } from '../db/types'
 
-export type Actor = { id: number }
 export type AuditAction = 'create' | 'update' | 'delete'
 /** Changed fields with their value before and after: `{name: ["Old", "New"]}`. */
 export type Changes = Record<string, [unknown, unknown]>
+
+/** What the audit log shows for a secret (a password): that it was set, never the value or its hash. */
+export const MASKED = '***'
 
 const comparable = (v: unknown) => (v instanceof Date ? v.toISOString() : JSON.stringify(v ?? null))
 
@@ -20,7 +22,7 @@ export function diff(before: Record<string, unknown> | null, after: Record<strin
 
 export async function writeAudit(
   db: Executor,
-  entry: { actor: Actor | null; entity: string; entityId: number; action: AuditAction; changes: Changes },
+  entry: { actor: { id: number } | null; entity: string; entityId: number; action: AuditAction; changes: Changes },
 ): Promise<void> {
   await sql`insert into audit_log (actor, entity, entity_id, action, changes)
     values (${entry.actor?.id ?? null}, ${entry.entity}, ${entry.entityId}, ${entry.action}, ${JSON.stringify(entry.changes)}::jsonb)`.execute(db)

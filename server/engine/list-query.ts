@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { Entity, Fields } from '../../schema/kit'
+import { storageOf, type Entity, type Fields } from '../../schema/kit'
 import { entities as registeredEntities } from '../../schema'
 import { joinTableName } from '../db/registry-schema'
 import type { Executor, Row } from '../db/types'
@@ -29,6 +29,23 @@ export function refTarget(registry: Registry, entity: Entity<string, Fields>, fi
   return t
 }
 
+/**
+ * The relation an entity's rows are read from: its table, or for an entity that extends
+ * another, the parent's row joined with its own (the parent holds id and audit columns).
+ * Write-only columns (password hashes) are never part of it.
+ */
+export function source(entity: Entity<string, Fields>): RawBuilder<unknown> {
+  const parent = entity.parent
+  if (!parent) return sql`${id(entity.name)}`
+  const stored = (e: Entity<string, Fields>, names: readonly string[]) => names.filter((n) => e.fields[n]!.kind !== 'refs' && !e.fields[n]!.isWriteOnly)
+  const parentColumns = ['id', ...stored(parent, parent.fieldNames), 'created_at', 'updated_at', 'created_by', 'updated_by'].map((c) => ref('p', c))
+  const ownColumns = stored(entity, entity.ownFieldNames).map((c) => ref('c', c))
+  return sql`(select ${sql.join([...parentColumns, ...ownColumns])} from ${id(entity.name)} c join ${id(parent.name)} p on p.id = c.id)`
+}
+
+/** The join table of a many-to-many field: named after the entity whose table stores the field. */
+export const linkTable = (entity: Entity<string, Fields>, field: string) => joinTableName(storageOf(entity, field).name, field)
+
 function whereClause(entity: Entity<string, Fields>, alias: string, filters: Filter[]): RawBuilder<unknown> {
   if (filters.length === 0) return sql``
   const conditions = filters.map((f) => {
@@ -49,7 +66,7 @@ function orderClause(registry: Registry, entity: Entity<string, Fields>, alias: 
   let expr: RawBuilder<unknown>
   if (field?.kind === 'ref') {
     const t = refTarget(registry, entity, name)
-    expr = sql`(select ${ref('o', t.labelField)} from ${id(t.name)} o where o.id = ${ref(alias, name)})`
+    expr = sql`(select ${ref('o', t.labelField)} from ${source(t)} o where o.id = ${ref(alias, name)})`
   } else {
     expr = sql`${ref(alias, name)}`
   }
@@ -62,15 +79,16 @@ function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: 
   const joins: RawBuilder<unknown>[] = []
   entity.fieldNames.forEach((name, i) => {
     const field = entity.fields[name]!
+    if (field.isWriteOnly) return
     if (field.kind === 'ref') {
       const t = refTarget(registry, entity, name)
       const j = `r${i}`
-      joins.push(sql`left join ${id(t.name)} ${sql.raw(j)} on ${ref(j, 'id')} = ${ref(alias, name)}`)
+      joins.push(sql`left join ${source(t)} ${sql.raw(j)} on ${ref(j, 'id')} = ${ref(alias, name)}`)
       columns.push(sql`case when ${ref(j, 'id')} is null then null else json_build_object('id', ${ref(j, 'id')}, 'name', ${ref(j, t.labelField)}) end as ${id(name)}`)
     } else if (field.kind === 'refs') {
       const t = refTarget(registry, entity, name)
       columns.push(sql`(select coalesce(json_agg(json_build_object('id', x.id, 'name', ${ref('x', t.labelField)}) order by x.id), '[]'::json)
-        from ${id(joinTableName(entity.name, name))} jt join ${id(t.name)} x on x.id = jt.target_id
+        from ${id(linkTable(entity, name))} jt join ${source(t)} x on x.id = jt.target_id
         where jt.owner_id = ${ref(alias, 'id')}) as ${id(name)}`)
     } else {
       columns.push(sql`${ref(alias, name)}`)
@@ -86,7 +104,7 @@ async function count(db: Executor, entity: Entity<string, Fields>, filters: Filt
     const r = await sql<{ n: number }>`select n from row_count where table_name = ${entity.name}`.execute(db)
     if (r.rows[0]) return Number(r.rows[0].n)
   }
-  const r = await sql<{ n: number }>`select count(*) as n from ${id(entity.name)} t ${whereClause(entity, 't', filters)}`.execute(db)
+  const r = await sql<{ n: number }>`select count(*) as n from ${source(entity)} t ${whereClause(entity, 't', filters)}`.execute(db)
   return Number(r.rows[0]?.n ?? 0)
 }
 
@@ -95,7 +113,7 @@ async function pageRows(db: Executor, registry: Registry, entity: Entity<string,
   const limit = page ? sql`limit ${page.size} offset ${(page.page - 1) * page.size}` : sql``
   const r = await sql<Row>`
     with p as (
-      select * from ${id(entity.name)} t ${whereClause(entity, 't', q.filters)}
+      select * from ${source(entity)} t ${whereClause(entity, 't', q.filters)}
       order by ${orderClause(registry, entity, 't', q.ordering)} ${limit}
     )
     select ${sql.join(columns)} from p ${sql.join(joins, sql` `)}
@@ -117,13 +135,14 @@ export async function listRows(db: Executor, entity: Entity<string, Fields>, q: 
   return { rows, total, page, size, totalPages }
 }
 
-/** One stored row as `{id}` returns it: raw reference ids, many-to-many as id arrays. */
+/** One stored row as `{id}` returns it: raw reference ids, many-to-many as id arrays, no write-only field. */
 export async function findRow(db: Executor, entity: Entity<string, Fields>, rowId: number): Promise<Row | undefined> {
-  const extra = entity.fieldNames
+  const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly)
+  const extra = readable
     .filter((n) => entity.fields[n]!.kind === 'refs')
-    .map((n) => sql`array(select jt.target_id from ${id(joinTableName(entity.name, n))} jt where jt.owner_id = t.id order by jt.target_id) as ${id(n)}`)
-  const columns = entity.fieldNames.filter((n) => entity.fields[n]!.kind !== 'refs').map((n) => sql`${ref('t', n)}`)
+    .map((n) => sql`array(select jt.target_id from ${id(linkTable(entity, n))} jt where jt.owner_id = t.id order by jt.target_id) as ${id(n)}`)
+  const columns = readable.filter((n) => entity.fields[n]!.kind !== 'refs').map((n) => sql`${ref('t', n)}`)
   const all = [sql`t.id`, ...columns, ...extra, sql`t.created_at`, sql`t.updated_at`, sql`t.created_by`, sql`t.updated_by`]
-  const r = await sql<Row>`select ${sql.join(all)} from ${id(entity.name)} t where t.id = ${rowId}`.execute(db)
+  const r = await sql<Row>`select ${sql.join(all)} from ${source(entity)} t where t.id = ${rowId}`.execute(db)
   return r.rows[0]
 }

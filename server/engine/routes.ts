@@ -1,24 +1,52 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import { z } from 'zod'
-import type { Entity, Fields } from '../../schema/kit'
+import { routeAction, type Action, type Entity, type Fields, type GenericRoute } from '../../schema/kit'
 import { validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
 import { BusinessError } from './errors'
+import type { HookRegistry } from './hooks'
 import { findRow, listRows, type Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf } from './request'
-import { createRow, deleteRow, deleteRows, notFound, updateRow } from './service'
+import { createRow, deleteRow, deleteRows, notFound, updateRow, type Ctx } from './service'
 import { readBody } from './uploads'
 import { hasNulCharacter } from './validate'
 
 /**
  * The contract's routes for one registry entity (api-contract §2.1), each tagged with
- * the permission it needs. Fastify answers with and without the trailing slash.
+ * the permission it needs (public and own-row access as the registry declares).
+ * Fastify answers with and without the trailing slash.
  */
 /** `registry`: every entity of the app, where references resolve (it may extend the static registry). */
-export type EngineDeps = { db: Db; mediaDir: string; registry: Registry }
+export type EngineDeps = { db: Db; mediaDir: string; registry: Registry; hooks?: HookRegistry }
 
 type Query = Record<string, unknown>
 type IdParams = { id: string }
+
+/** Method and path (below the entity's base) of each generic route. */
+export const genericRoutePaths: Readonly<Record<GenericRoute, { methods: readonly HTTPMethods[]; path: string }>> = {
+  all: { methods: ['GET'], path: 'all/' },
+  without_pagination: { methods: ['GET'], path: 'without_pagination/all/' },
+  search: { methods: ['GET'], path: 'search/' },
+  read: { methods: ['GET'], path: ':id' },
+  create: { methods: ['POST'], path: 'create/' },
+  update: { methods: ['PUT', 'PATCH'], path: 'update/:id' },
+  delete: { methods: ['DELETE'], path: 'delete/:id' },
+  delete_multiple: { methods: ['DELETE'], path: 'delete_multiple/' },
+}
+
+/** The route config of an entity action: its permission, and whether it is public or open to the row's own user. */
+export function actionConfig(entity: Entity<string, Fields>, action: Action, hasIdParam = false): FastifyContextConfig {
+  return {
+    permission: entity.permissions[action],
+    ...(entity.publicActions.includes(action) ? { isPublic: true } : {}),
+    ...(hasIdParam && entity.selfActions.includes(action) ? { selfParam: 'id' } : {}),
+  }
+}
+
+/** An engine write context for a request: the caller is the actor. */
+export function writeContext(deps: EngineDeps, entity: Entity<string, Fields>, request: FastifyRequest): Ctx {
+  return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, hooks: deps.hooks }
+}
 
 // Ids as path ids are read (rowIdOf): up to 15 digits, so they fit bigint and a JS number.
 const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(999_999_999_999_999), z.string().regex(/^\d{1,15}$/).transform(Number)])).min(1) })
@@ -26,9 +54,6 @@ const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
   const { db, registry } = deps
   const base = entity.api.base
-  const p = entity.permissions
-  const actorOf = (request: FastifyRequest) => (request.principal ? { id: request.principal.id } : null)
-  const ctx = (request: FastifyRequest) => ({ db, registry, entity, actor: actorOf(request) })
 
   const envelope = async (query: Query, withFilters: boolean) => {
     const result = await listRows(db, entity, {
@@ -44,44 +69,10 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       total_elements: result.total,
     }
   }
-
-  app.get<{ Querystring: Query }>(`${base}/all/`, { config: { permission: p.LIST } }, (req) => envelope(req.query, false))
-  app.get<{ Querystring: Query }>(`${base}/search/`, { config: { permission: p.LIST } }, (req) => envelope(req.query, true))
-
-  app.get<{ Querystring: Query }>(`${base}/without_pagination/all/`, { config: { permission: p.LIST } }, async (req) => {
-    const { rows } = await listRows(db, entity, { filters: filtersOf(entity, req.query), ordering: orderingOf(entity, req.query) }, registry)
+  const unpaged = async (query: Query, withFilters: boolean) => {
+    const { rows } = await listRows(db, entity, { filters: withFilters ? filtersOf(entity, query) : [], ordering: orderingOf(entity, query) }, registry)
     return { [entity.listKey]: rows }
-  })
-
-  for (const extra of entity.extraRoutes) {
-    app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: { permission: p.LIST } }, async (req) => {
-      const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
-      if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError(`Invalid ${extra.field} '${req.params.value}'.`)
-      const { rows } = await listRows(db, entity, {
-        filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
-        ordering: entity.ordering,
-      }, registry)
-      return { [entity.listKey]: rows }
-    })
   }
-
-  app.get<{ Params: IdParams }>(`${base}/:id`, { config: { permission: p.DETAILS } }, async (req) => {
-    const rowId = rowIdOf(entity, req.params.id)
-    const row = await findRow(db, entity, rowId)
-    if (!row) throw notFound(entity, rowId)
-    return row
-  })
-
-  app.post(`${base}/create/`, { config: { permission: p.CREATE } }, async (req, reply) => {
-    const body = await readBody(req, entity, deps.mediaDir)
-    try {
-      const row = await createRow(ctx(req), body.values)
-      return reply.code(201).send(row)
-    } catch (e) {
-      await body.cleanup()
-      throw e
-    }
-  })
 
   const update = async (req: FastifyRequest<{ Params: IdParams }>) => {
     const rowId = rowIdOf(entity, req.params.id)
@@ -93,22 +84,62 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       }
     }
     try {
-      return await updateRow(ctx(req), rowId, body.values)
+      return await updateRow(writeContext(deps, entity, req), rowId, body.values)
     } catch (e) {
       await body.cleanup()
       throw e
     }
   }
-  app.put<{ Params: IdParams }>(`${base}/update/:id`, { config: { permission: p.UPDATE } }, update)
-  app.patch<{ Params: IdParams }>(`${base}/update/:id`, { config: { permission: p.UPDATE } }, update)
 
-  app.delete<{ Params: IdParams }>(`${base}/delete/:id`, { config: { permission: p.DELETE } }, async (req) => ({
-    detail: await deleteRow(ctx(req), rowIdOf(entity, req.params.id)),
-  }))
+  const handlers: Record<GenericRoute, RouteHandlerMethod> = {
+    all: (req) => (entity.paginateAll ? envelope(req.query as Query, false) : unpaged(req.query as Query, false)),
+    search: (req) => envelope(req.query as Query, true),
+    without_pagination: (req) => unpaged(req.query as Query, true),
+    read: async (req) => {
+      const rowId = rowIdOf(entity, (req.params as IdParams).id)
+      const row = await findRow(db, entity, rowId)
+      if (!row) throw notFound(entity, rowId)
+      return row
+    },
+    create: async (req, reply) => {
+      const body = await readBody(req, entity, deps.mediaDir)
+      try {
+        const row = await createRow(writeContext(deps, entity, req), body.values)
+        return reply.code(201).send(row)
+      } catch (e) {
+        await body.cleanup()
+        throw e
+      }
+    },
+    update: (req) => update(req as FastifyRequest<{ Params: IdParams }>),
+    delete: async (req) => ({ detail: await deleteRow(writeContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)) }),
+    delete_multiple: async (req) => {
+      const parsed = idsBody.safeParse(req.body)
+      if (!parsed.success) throw new BusinessError("Send {\"ids\": [...]} with at least one record id.")
+      return { detail: await deleteRows(writeContext(deps, entity, req), parsed.data.ids) }
+    },
+  }
 
-  app.delete(`${base}/delete_multiple/`, { config: { permission: p.DELETE } }, async (req) => {
-    const parsed = idsBody.safeParse(req.body)
-    if (!parsed.success) throw new BusinessError("Send {\"ids\": [...]} with at least one record id.")
-    return { detail: await deleteRows(ctx(req), parsed.data.ids) }
-  })
+  const serve = (route: GenericRoute, path: string) => {
+    const { methods } = genericRoutePaths[route]
+    app.route({ method: [...methods], url: `${base}/${path}`, config: actionConfig(entity, routeAction[route], path.includes(':id')), handler: handlers[route] })
+  }
+
+  // Fixed paths first: Fastify prefers static segments anyway, but the order reads as the contract's table.
+  for (const route of ['all', 'search', 'without_pagination'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
+  for (const [alias, route] of Object.entries(entity.routeAliases)) if (entity.routes[route] === 'generic') serve(route, `${alias}/`)
+
+  for (const extra of entity.extraRoutes) {
+    app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: actionConfig(entity, 'LIST') }, async (req) => {
+      const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
+      if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError(`Invalid ${extra.field} '${req.params.value}'.`)
+      const { rows } = await listRows(db, entity, {
+        filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
+        ordering: entity.ordering,
+      }, registry)
+      return { [entity.listKey]: rows }
+    })
+  }
+
+  for (const route of ['read', 'create', 'update', 'delete', 'delete_multiple'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
 }

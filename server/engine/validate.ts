@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { Entity, Fields, Message } from '../../schema/kit'
 import { messageOfIssue } from '../../schema/kit'
-import { schemaOf } from '../../schema/kit/validators'
+import { schemaOf, type SchemaMode } from '../../schema/kit/validators'
 import { BusinessError, ValidationError } from './errors'
 
 export type Values = Record<string, unknown>
@@ -27,11 +27,11 @@ export function hasNulCharacter(value: unknown): boolean {
 }
 
 /** Runs the registry's zod schema (the one the browser form uses) and maps issues to fields. */
-export function validateRecord(entity: Entity<string, Fields>, input: Values): Values {
-  const result = schemaOf(entity).safeParse(input)
+export function validateRecord(entity: Entity<string, Fields>, input: Values, mode: SchemaMode = 'create'): Values {
+  const result = schemaOf(entity, mode).safeParse(input)
   if (!result.success) throw fieldErrors(result.error.issues, entity.fieldLabelKey, entity.labelKey)
   const values = result.data as Values
-  const unstorable = entity.fieldNames.filter((name) => hasNulCharacter(values[name]))
+  const unstorable = Object.keys(values).filter((name) => hasNulCharacter(values[name]))
   if (unstorable.length > 0) {
     throw new ValidationError(Object.fromEntries(unstorable.map((name) => [name, [{ key: 'validation.invalid', params: { label: entity.fieldLabelKey(name) } }]])))
   }

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { entities } from '../../schema'
+import type { Action, GenericRoute } from '../../schema/kit'
 import { signToken } from '../../server/auth/tokens'
 import { ADMIN, JWT_SECRET, describeEachDatabase } from './helpers/app'
 import { labelOf, translate, type AnyEntity } from './helpers/samples'
@@ -10,21 +11,27 @@ import { labelOf, translate, type AnyEntity } from './helpers/samples'
 const LOGIN = '/user/api/v1/user/login/'
 const NO_ACCOUNT = { detail: 'No active account found with the given credentials' }
 
-/** Every route the engine registers for an entity, with an id that need not exist. */
-function endpointsOf(entity: AnyEntity): Array<{ method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string }> {
+type Endpoint = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; action: Action }
+
+/**
+ * Every contract route of an entity that needs a token (the engine's or a module's), with an
+ * id that need not exist. (The permission matrix covers every registered route of the app.)
+ */
+function endpointsOf(entity: AnyEntity): Endpoint[] {
   const b = entity.api.base
-  return [
-    { method: 'GET', url: `${b}/all/` },
-    { method: 'GET', url: `${b}/without_pagination/all/` },
-    { method: 'GET', url: `${b}/search/` },
-    { method: 'GET', url: `${b}/1` },
-    { method: 'POST', url: `${b}/create/` },
-    { method: 'PUT', url: `${b}/update/1` },
-    { method: 'PATCH', url: `${b}/update/1` },
-    { method: 'DELETE', url: `${b}/delete/1` },
-    { method: 'DELETE', url: `${b}/delete_multiple/` },
-    ...entity.extraRoutes.map((r) => ({ method: 'GET' as const, url: `${b}/${r.path}/1` })),
+  const routes: Array<Endpoint & { route?: GenericRoute }> = [
+    { method: 'GET', url: `${b}/all/`, action: 'LIST', route: 'all' },
+    { method: 'GET', url: `${b}/without_pagination/all/`, action: 'LIST', route: 'without_pagination' },
+    { method: 'GET', url: `${b}/search/`, action: 'LIST', route: 'search' },
+    { method: 'GET', url: `${b}/1`, action: 'DETAILS', route: 'read' },
+    { method: 'POST', url: `${b}/create/`, action: 'CREATE', route: 'create' },
+    { method: 'PUT', url: `${b}/update/1`, action: 'UPDATE', route: 'update' },
+    { method: 'PATCH', url: `${b}/update/1`, action: 'UPDATE', route: 'update' },
+    { method: 'DELETE', url: `${b}/delete/1`, action: 'DELETE', route: 'delete' },
+    { method: 'DELETE', url: `${b}/delete_multiple/`, action: 'DELETE', route: 'delete_multiple' },
+    ...entity.extraRoutes.map((r) => ({ method: 'GET' as const, url: `${b}/${r.path}/1`, action: 'LIST' as const })),
   ]
+  return routes.filter((r) => (r.route === undefined || entity.routes[r.route] !== false) && !entity.publicActions.includes(r.action))
 }
 
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
@@ -57,8 +64,8 @@ describeEachDatabase('authentication and authorization', (t) => {
       const fields = [
         'refresh', 'access', 'id', 'last_login', 'first_name', 'last_name', 'username', 'email', 'gender', 'primary_phone',
         'secondary_phone', 'user_type', 'date_of_birth', 'is_active', 'is_admin', 'role', 'street_address_one',
-        'street_address_two', 'thana', 'city', 'country', 'postal_code', 'image', 'nid', 'created_at', 'updated_at',
-        'created_by', 'updated_by',
+        'street_address_two', 'thana', 'city', 'country', 'postal_code', 'image', 'nid', 'settings', 'permissions',
+        'created_at', 'updated_at', 'created_by', 'updated_by',
       ]
       expect(Object.keys(res.body).sort()).toEqual(fields.sort())
       expect(res.body).toMatchObject({ id: t.current.adminId, email: ADMIN.email, username: 'admin', is_admin: true })

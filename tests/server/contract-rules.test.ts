@@ -153,11 +153,14 @@ describeEachDatabase('contract rules', (t) => {
   })
 
   describe('audit log', () => {
-    for (const entity of entities) {
-      it(`${entity.name}: create, update and delete each append who did what, with the changed fields before and after`, async () => {
+    const generic = entities.filter((e) => e.routes.create === 'generic' && e.routes.update === 'generic' && e.routes.delete === 'generic')
+    for (const entity of generic) {
+      it(`${entity.name}: create, update and delete each append who did what, with the changed fields before and after${entity.fieldNames.some((n) => entity.fields[n]!.isWriteOnly) ? ', a password only as set' : ''}`, async () => {
         const { row, refIds } = await createSample(t.current, entity)
         const id = row.id as number
-        const field = entity.fieldNames.find((n) => !['ref', 'refs', 'boolean'].includes(entity.fields[n]!.kind))!
+        const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly)
+        const secrets = entity.fieldNames.filter((n) => entity.fields[n]!.isWriteOnly)
+        const field = readable.find((n) => !['ref', 'refs', 'boolean'].includes(entity.fields[n]!.kind) && !entity.fields[n]!.isReadOnly)!
         const changed = await t.current.call({ method: 'PUT', url: `${entity.api.base}/update/${id}`, payload: { [field]: sampleInput(entity, refIds)[field] } })
         expect(changed.status).toBe(200)
         const unchanged = await t.current.call({ method: 'PUT', url: `${entity.api.base}/update/${id}`, payload: {} })
@@ -170,8 +173,12 @@ describeEachDatabase('contract rules', (t) => {
           expect(r.actor).toBe(t.current.adminId)
           expect(r.at).toBeInstanceOf(Date)
         }
-        const filled = entity.fieldNames.filter((n) => row[n] !== null && !(Array.isArray(row[n]) && (row[n] as unknown[]).length === 0))
-        expect(rows[0]!.changes).toEqual(Object.fromEntries(filled.map((n) => [n, [null, json(row[n])]])))
+        const filled = readable.filter((n) => row[n] !== null && !(Array.isArray(row[n]) && (row[n] as unknown[]).length === 0))
+        expect(rows[0]!.changes).toEqual({
+          ...Object.fromEntries(filled.map((n) => [n, [null, json(row[n])]])),
+          ...Object.fromEntries(secrets.map((n) => [n, [null, '***']])),
+        })
+        expect(JSON.stringify(rows)).not.toContain('$argon2')
         expect(rows[1]!.changes).toEqual({ [field]: [json(row[field]), json(changed.body[field])] })
         expect(rows[2]!.changes).toEqual(Object.fromEntries(filled.map((n) => [n, [json(changed.body[n]), null]])))
       })

@@ -77,7 +77,7 @@ afterAll(() => {
   for (const lang of Object.keys(mutable)) {
     delete (mutable[lang]!.entity as Record<string, unknown>).gadget
     delete (mutable[lang]!.entity as Record<string, unknown>).gadget_part
-    delete mutable[lang]!.option
+    for (const option of Object.keys(added.option as object)) delete (mutable[lang]!.option as Record<string, unknown>)[option]
   }
 })
 

@@ -1,18 +1,23 @@
 import { sql } from 'kysely'
-import { registry } from '../../../schema'
+import { entities, registry } from '../../../schema'
 import type { Entity, Fields } from '../../../schema/kit'
 import { hashPassword } from '../../auth/passwords'
+import { createRow } from '../../engine/service'
 import { validateRecord, type Values } from '../../engine/validate'
 import type { Db, Trx } from '../types'
 import { districts } from './data/bangladesh'
 import { countries } from './data/countries'
 
 /**
- * First-start data. Demo mode: a demo admin and realistic organisation and geography
- * data. Production: only the first admin, from ADMIN_EMAIL / ADMIN_PASSWORD.
- * Rows pass the registry's validation, so demo data obeys the same rules as user input.
+ * First-start data. Demo mode: a demo admin, a staff member and a registered user, the
+ * site settings, and realistic organisation and geography data. Production: only the
+ * first admin, from ADMIN_EMAIL / ADMIN_PASSWORD. Runs after the app has started (which
+ * creates the built-in roles). Rows pass the registry's validation, so demo data obeys
+ * the same rules as user input.
  */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'admin123' } as const
+export const DEMO_STAFF = { email: 'staff@example.com', password: 'staff123' } as const
+export const DEMO_USER = { email: 'user@example.com', password: 'user1234' } as const
 
 async function insertValidated(trx: Trx, entity: Entity<string, Fields>, rows: Values[], actor: number): Promise<number[]> {
   const ids: number[] = []
@@ -27,10 +32,13 @@ async function insertValidated(trx: Trx, entity: Entity<string, Fields>, rows: V
 
 async function createAdmin(trx: Trx, email: string, password: string): Promise<number> {
   const r = await sql<{ id: number }>`
-    insert into "user" (first_name, last_name, username, email, password, is_admin, is_active)
-    values ('Admin', 'User', 'admin', ${email.toLowerCase()}, ${await hashPassword(password)}, true, true) returning id`.execute(trx)
+    insert into "user" (first_name, last_name, username, email, password, is_admin, is_active, role)
+    values ('Admin', 'User', 'admin', ${email.toLowerCase()}, ${await hashPassword(password)}, true, true,
+            (select id from role where name = 'ADMIN')) returning id`.execute(trx)
   return r.rows[0]!.id
 }
+
+const roleId = async (trx: Trx, name: string) => (await sql<{ id: number }>`select id from role where name = ${name}`.execute(trx)).rows[0]?.id ?? null
 
 export async function seedDemo(trx: Trx, admin: number): Promise<void> {
   const countryIds = await insertValidated(trx, registry.country, [...countries], admin)
@@ -45,7 +53,7 @@ export async function seedDemo(trx: Trx, admin: number): Promise<void> {
   const thanaIds = await insertValidated(trx, registry.thana, thanaRows, admin)
   const cityOf = (name: string) => cityIds[districts.findIndex((d) => d.name === name)]
   const thanaOf = (district: string, name: string) => thanaIds[thanaRows.findIndex((t) => t.city === cityOf(district) && t.name === name)] ?? null
-  await insertValidated(
+  const branchIds = await insertValidated(
     trx,
     registry.branch,
     [
@@ -58,9 +66,26 @@ export async function seedDemo(trx: Trx, admin: number): Promise<void> {
     admin,
   )
   const names = (list: string[]) => list.map((name) => ({ name }))
-  await insertValidated(trx, registry.department, names(['Accounts', 'Sales', 'Support', 'Human resources', 'Marketing', 'Operations', 'Procurement', 'Information technology']), admin)
-  await insertValidated(trx, registry.designation, names(['Managing director', 'General manager', 'Manager', 'Assistant manager', 'Senior executive', 'Executive', 'Accountant', 'Sales representative', 'Support engineer', 'Officer']), admin)
+  const departmentIds = await insertValidated(trx, registry.department, names(['Accounts', 'Sales', 'Support', 'Human resources', 'Marketing', 'Operations', 'Procurement', 'Information technology']), admin)
+  const designationIds = await insertValidated(trx, registry.designation, names(['Managing director', 'General manager', 'Manager', 'Assistant manager', 'Senior executive', 'Executive', 'Accountant', 'Sales representative', 'Support engineer', 'Officer']), admin)
   await insertValidated(trx, registry.customer_type, names(['Retail', 'Wholesale', 'Corporate', 'VIP', 'Online']), admin)
+
+  // People and settings go through the engine: passwords are hashed, the employee spans two tables.
+  const write = (entity: Entity<string, Fields>, input: Values) =>
+    createRow({ db: trx, registry: entities, entity, actor: { id: admin, isAdmin: true, permissions: new Set() } }, input)
+  await write(registry.general_setting, {
+    title: 'Back-office', site_name: 'Back-office', site_address: 'House 12, Road 113, Gulshan 2, Dhaka 1212',
+    email: 'info@example.com', phone: '+8801712000000', address: 'House 12, Road 113, Gulshan 2, Dhaka 1212, Bangladesh',
+    facebook_url: 'https://www.facebook.com/example', twitter_url: 'https://twitter.com/example', instagram_url: 'https://www.instagram.com/example',
+    is_registration_open: true,
+  })
+  await write(registry.employee, {
+    ...DEMO_STAFF, first_name: 'Sadia', last_name: 'Rahman', username: 'staff', gender: 'female', primary_phone: '+8801711000001',
+    street_address_one: 'Road 5, Dhanmondi', thana: thanaOf('Dhaka', 'Dhanmondi'), city: cityOf('Dhaka'), country: bangladesh, postal_code: '1205',
+    role: await roleId(trx, 'STAFF'), branch: branchIds[0], department: departmentIds[3], designation: designationIds[2],
+    emp_id_no: 'EMP-0001', emp_join_date: '2022-01-10',
+  })
+  await write(registry.user, { ...DEMO_USER, first_name: 'Rafiq', last_name: 'Islam', username: 'user', role: await roleId(trx, 'USER') })
 }
 
 export type SeedOptions = { isDemo: boolean; adminEmail?: string; adminPassword?: string }

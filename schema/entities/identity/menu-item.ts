@@ -1,0 +1,27 @@
+import { defineEntity, f } from '../../kit'
+
+/**
+ * A navigation row of the sidebar (api-contract §3.4; spec §2 item shape). `translate` is
+ * the i18n key of the label and is stored as given: §2.6's Title Case would break the lookup.
+ * `url` is an app path (`/apps/…`), not a web address.
+ */
+export const menuItem = defineEntity({
+  name: 'menu_item',
+  module: 'identity',
+  listKey: 'menu_items',
+  labelField: 'title',
+  route: { area: 'menuItem-management', list: 'menuItems' },
+  fields: {
+    parent: f.ref('menu_item', { onDelete: 'cascade', label: 'field.parent' }),
+    menu_id: f.text({ max: 100 }),
+    title: f.text({ max: 255, search: true, normalize: 'title' }),
+    translate: f.text({ max: 255, required: true }),
+    type: f.choice(['group', 'collapse', 'item', 'link', 'divider'], { required: true }),
+    icon: f.text({ max: 100 }),
+    url: f.text({ max: 1000 }),
+    exact: f.boolean({ default: true }),
+  },
+  search: ['title'],
+  // The contract's `all/` answers every item, unpaged, as `{menu_items}`.
+  paginateAll: false,
+})

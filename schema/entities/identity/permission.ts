@@ -1,0 +1,16 @@
+import { defineEntity, f } from '../../kit'
+
+/**
+ * A permission name `ENTITY_ACTION` (api-contract §3.4). The server seeds one per registry
+ * entity and action at every start; admins may add others.
+ */
+export const permission = defineEntity({
+  name: 'permission',
+  module: 'identity',
+  listKey: 'permissions',
+  ordering: 'name',
+  route: { area: 'permission-management', list: 'permissions' },
+  fields: {
+    name: f.text({ max: 255, required: true, unique: true, search: true, normalize: 'upper_snake' }),
+  },
+})

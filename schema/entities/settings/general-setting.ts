@@ -1,0 +1,30 @@
+import { defineEntity, f } from '../../kit'
+
+/**
+ * The site's general settings (api-contract §4.3); the newest row is the one in force.
+ * Its list is public: the browser reads the title and favicon before anyone signs in.
+ * The required fields are those the settings form requires.
+ */
+export const generalSetting = defineEntity({
+  name: 'general_setting',
+  module: 'settings',
+  listKey: 'general_settings',
+  labelField: 'title',
+  route: { area: 'sitesettings-management', list: 'sitesettings', form: 'sitesetting' },
+  fields: {
+    title: f.text({ max: 100, search: true }),
+    site_name: f.text({ max: 100 }),
+    site_address: f.text({ max: 500, required: true }),
+    email: f.email({ required: true }),
+    phone: f.phone({ required: true }),
+    favicon: f.image({ hideInList: true }),
+    logo: f.image(),
+    address: f.text({ multiline: true, required: true }),
+    facebook_url: f.url({ max: 500, required: true, hideInList: true }),
+    twitter_url: f.url({ max: 500, required: true, hideInList: true }),
+    instagram_url: f.url({ max: 500, required: true, hideInList: true }),
+    // Registration (`/api/auth/register`) is open while the newest settings row says so.
+    is_registration_open: f.boolean({ default: true }),
+  },
+  public: ['LIST'],
+})

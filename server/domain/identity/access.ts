@@ -1,0 +1,89 @@
+import { sql } from 'kysely'
+import { actions, type Entity, type Fields } from '../../../schema/kit'
+import { joinTableName } from '../../db/registry-schema'
+import type { Executor, Trx } from '../../db/types'
+import type { Registry } from '../../engine/list-query'
+
+/**
+ * Permissions and the built-in roles (decisions.md, "Identity and access"; spec §6):
+ *
+ * - a permission `ENTITY_ACTION` exists for every registry entity and action, created at
+ *   every start (admins may add others);
+ * - ADMIN holds every permission, kept complete at every start;
+ * - STAFF holds every permission except those of the entities that decide access (users,
+ *   roles, permissions, menu items, role menus): staff run the business, admins run access.
+ *   A permission created later (a new entity) is granted to STAFF on its first start, unless it
+ *   concerns access; afterwards STAFF is an ordinary role and an admin's edits stay;
+ * - USER holds none: a registered account reaches no back-office data.
+ * `is_admin` users pass every check whatever their role.
+ */
+export const BUILT_IN_ROLES = ['ADMIN', 'STAFF', 'USER'] as const
+export type BuiltInRole = (typeof BUILT_IN_ROLES)[number]
+
+/** The entities whose permissions decide who may do what; STAFF does not get them. */
+export const ACCESS_ENTITIES: readonly string[] = ['user', 'role', 'permission', 'menu_item', 'role_menu']
+
+export const rolePermissionsTable = joinTableName('role', 'permissions')
+
+export function permissionNames(registry: Registry): string[] {
+  return registry.flatMap((e) => actions.map((a) => e.permissions[a]))
+}
+
+/** The permissions STAFF is given: all but those of the access entities. */
+export function isStaffPermission(registry: Registry, name: string): boolean {
+  const access = new Set(registry.filter((e) => ACCESS_ENTITIES.includes(e.name)).flatMap((e) => actions.map((a) => e.permissions[a])))
+  return !access.has(name)
+}
+
+export type RoleIds = Readonly<Record<BuiltInRole, number>>
+
+/**
+ * Creates the registry's permissions and the built-in roles, and keeps ADMIN complete.
+ * Returns the built-in roles' ids and whether they were created now (the first start).
+ */
+export async function syncAccess(trx: Trx, registry: Registry): Promise<{ roles: RoleIds; isFirstStart: boolean }> {
+  const names = permissionNames(registry)
+  const created = await sql<{ id: number; name: string }>`
+    insert into permission (name) select unnest(${names}::text[])
+    on conflict (name) do nothing returning id, name`.execute(trx)
+  const newRoles = await sql<{ name: string }>`
+    insert into role (name) select unnest(${[...BUILT_IN_ROLES]}::text[])
+    on conflict (name) do nothing returning name`.execute(trx)
+  const rows = await sql<{ id: number; name: BuiltInRole }>`select id, name from role where name = any(${[...BUILT_IN_ROLES]})`.execute(trx)
+  const roles = Object.fromEntries(rows.rows.map((r) => [r.name, r.id])) as RoleIds
+  const link = sql.id(rolePermissionsTable)
+
+  await sql`insert into ${link} (owner_id, target_id) select ${roles.ADMIN}, id from permission on conflict do nothing`.execute(trx)
+  const isStaffNew = newRoles.rows.some((r) => r.name === 'STAFF')
+  const grant = isStaffNew ? (await sql<{ id: number; name: string }>`select id, name from permission`.execute(trx)).rows : created.rows
+  const staffIds = grant.filter((p) => isStaffPermission(registry, p.name)).map((p) => p.id)
+  if (staffIds.length > 0) {
+    await sql`insert into ${link} (owner_id, target_id) select ${roles.STAFF}, unnest(${staffIds}::bigint[]) on conflict do nothing`.execute(trx)
+  }
+  return { roles, isFirstStart: newRoles.rows.some((r) => r.name === 'ADMIN') }
+}
+
+/** The permission names of a role. */
+export async function permissionsOfRole(db: Executor, roleId: number): Promise<string[]> {
+  const r = await sql<{ name: string }>`
+    select p.name from ${sql.id(rolePermissionsTable)} rp join permission p on p.id = rp.target_id
+    where rp.owner_id = ${roleId} order by p.name`.execute(db)
+  return r.rows.map((x) => x.name)
+}
+
+/** The permission names of permission ids. */
+export async function permissionNamesOf(db: Executor, ids: readonly number[]): Promise<string[]> {
+  if (ids.length === 0) return []
+  const r = await sql<{ name: string }>`select name from permission where id = any(${[...ids]}::bigint[]) order by name`.execute(db)
+  return r.rows.map((x) => x.name)
+}
+
+export async function roleIdByName(db: Executor, name: string): Promise<number | null> {
+  const r = await sql<{ id: number }>`select id from role where name = ${name}`.execute(db)
+  return r.rows[0]?.id ?? null
+}
+
+/** `user` and the entities that extend it (employees, later customers, vendors, members). */
+export function userEntities(registry: Registry): Entity<string, Fields>[] {
+  return registry.filter((e) => e.name === 'user' || e.parent?.name === 'user')
+}

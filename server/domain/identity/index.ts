@@ -1,0 +1,35 @@
+import { sql } from 'kysely'
+import type { ThrottleOptions } from '../../auth/throttle'
+import type { DomainModule } from '../../engine/modules'
+import { syncAccess } from './access'
+import { seedMenu } from './menu'
+import { registerMenuRoutes } from './menu-routes'
+import { permissionRules, roleRules, userRules } from './rules'
+import { registerSessionRoutes } from './session-routes'
+import { registerUserRoutes } from './user-routes'
+
+/**
+ * Identity and access (issue 3): sessions, the user resource's extra routes, menus and
+ * role menus, the access rules as engine hooks, and at every start the registry's
+ * permissions, the built-in roles and (on the first start) the seeded menu.
+ */
+export function identityModule(options: { throttle?: ThrottleOptions } = {}): DomainModule {
+  return {
+    name: 'identity',
+    hooks: { user: userRules, role: roleRules, permission: permissionRules },
+    routes(app, deps) {
+      registerSessionRoutes(app, deps, options.throttle)
+      registerUserRoutes(app, deps)
+      registerMenuRoutes(app, deps)
+    },
+    async onStart({ db, registry }) {
+      await db.transaction().execute(async (trx) => {
+        // Several servers may start at once against one PostgreSQL: one seeds, the others wait.
+        await sql`select pg_advisory_xact_lock(724002)`.execute(trx)
+        const { roles, isFirstStart } = await syncAccess(trx, registry)
+        const menu = await sql<{ n: string }>`select count(*) as n from menu_item`.execute(trx)
+        if (isFirstStart && Number(menu.rows[0]!.n) === 0) await seedMenu(trx, registry, [roles.ADMIN, roles.STAFF])
+      })
+    },
+  }
+}

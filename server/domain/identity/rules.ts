@@ -1,0 +1,78 @@
+import { sql } from 'kysely'
+import type { Entity, Fields, Message } from '../../../schema/kit'
+import { forgetPrincipal } from '../../auth/principal'
+import type { Executor } from '../../db/types'
+import { BusinessError, ForbiddenError, ValidationError } from '../../engine/errors'
+import type { Actor, EntityHooks } from '../../engine/hooks'
+import type { Values } from '../../engine/validate'
+import { BUILT_IN_ROLES, permissionNamesOf, permissionsOfRole } from './access'
+
+/**
+ * The identity rules, as engine hooks (they run inside the write's transaction):
+ *
+ * - nobody hands out more than they hold: a caller who is not an admin cannot make, change
+ *   or remove an admin account, cannot manage a user whose role (before or after) carries a
+ *   permission the caller lacks, and cannot give a role such a permission;
+ * - phone numbers are unique across both phone columns of all users (api-contract §3.2);
+ * - role names are unique with the contract's message; built-in roles keep their names;
+ * - the principal cache forgets a user, role or permission that changed.
+ */
+const idOf = (v: unknown): number | null => (typeof v === 'number' ? v : null)
+
+/** `sentence` ends where the missing permissions are listed: "You cannot give a role permissions you do not have". */
+function refuseMissing(actor: Actor, needed: readonly string[], sentence: string): void {
+  const missing = needed.filter((p) => !actor.permissions.has(p))
+  if (missing.length > 0) throw new ForbiddenError(`${sentence} [${missing.join(', ')}].`)
+}
+
+async function checkPhones(db: Executor, entity: Entity<string, Fields>, selfId: number | null, values: Values): Promise<void> {
+  const errors: Record<string, Message[]> = {}
+  for (const field of ['primary_phone', 'secondary_phone'] as const) {
+    const phone = values[field]
+    if (typeof phone !== 'string') continue
+    const taken = await sql<{ id: number }>`
+      select id from "user" where id <> ${selfId ?? 0} and (primary_phone = ${phone} or secondary_phone = ${phone}) limit 1`.execute(db)
+    if (taken.rows.length > 0) errors[field] = [{ key: 'validation.unique', params: { label: entity.fieldLabelKey(field), entity: entity.labelKey } }]
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+}
+
+export const userRules: EntityHooks = {
+  async beforeWrite({ trx, entity, actor, before, values }) {
+    if (actor && !actor.isAdmin) {
+      if (before?.is_admin === true || values?.is_admin === true) throw new ForbiddenError('Only an admin can create, change or delete an admin account.')
+      const roles = [...new Set([idOf(before?.role), idOf(values?.role)])].filter((r): r is number => r !== null)
+      for (const roleId of roles) refuseMissing(actor, await permissionsOfRole(trx, roleId), 'You cannot manage a user whose role has permissions you do not have')
+    }
+    if (values) await checkPhones(trx, entity, idOf(before?.id), values)
+  },
+  afterWrite({ rowId }) {
+    forgetPrincipal(rowId)
+  },
+}
+
+export const roleRules: EntityHooks = {
+  async beforeWrite({ trx, actor, action, before, values }) {
+    const builtIn = (BUILT_IN_ROLES as readonly unknown[]).includes(before?.name)
+    if (builtIn && (action === 'delete' || values?.name !== before?.name)) {
+      throw new BusinessError(`The built-in role '${String(before!.name)}' cannot be renamed or deleted.`)
+    }
+    if (values) {
+      const duplicate = await sql<{ id: number }>`select id from role where name = ${values.name as string} and id <> ${idOf(before?.id) ?? 0}`.execute(trx)
+      if (duplicate.rows.length > 0) throw new BusinessError(`Role with name '${String(values.name)}' already exists.`)
+    }
+    if (actor && !actor.isAdmin) {
+      if (before) refuseMissing(actor, await permissionsOfRole(trx, before.id as number), 'You cannot change a role that has permissions you do not have')
+      if (values) refuseMissing(actor, await permissionNamesOf(trx, (values.permissions as number[] | null) ?? []), 'You cannot give a role permissions you do not have')
+    }
+  },
+  afterWrite() {
+    forgetPrincipal()
+  },
+}
+
+export const permissionRules: EntityHooks = {
+  afterWrite() {
+    forgetPrincipal()
+  },
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { z } from 'zod'
+import { f } from '../../../schema/kit'
+import { validatorOf } from '../../../schema/kit/validators'
+import { verifyPassword } from '../../auth/passwords'
+import { loginThrottle, type ThrottleOptions } from '../../auth/throttle'
+import { signToken } from '../../auth/tokens'
+import { BusinessError, ForbiddenError, UnauthorizedError, ValidationError } from '../../engine/errors'
+import type { ModuleDeps } from '../../engine/modules'
+import { createRow, updateRow } from '../../engine/service'
+import { parseWith, type Values } from '../../engine/validate'
+import { roleIdByName } from './access'
+import { PROFILE_FIELDS, pick, publicUser, touchLastLogin } from './profile'
+
+/**
+ * Sessions (api-contract §3.1, spec §7): login, sign-in with the stored token, registration
+ * and the caller's own profile. Login and register are public; the others need a token.
+ */
+const loginSchema = z.object({
+  email: validatorOf(f.email({ required: true })),
+  password: validatorOf(f.text({ required: true, max: 128 })),
+})
+
+const NO_ACCOUNT = 'No active account found with the given credentials'
+
+function bodyOf(request: FastifyRequest): Values {
+  const body = request.body ?? {}
+  if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError('Expected a JSON object in the request body.')
+  return body as Values
+}
+
+const userEntity = (deps: ModuleDeps) => deps.registry.find((e) => e.name === 'user')!
+
+export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, throttle?: ThrottleOptions): void {
+  const { db } = deps
+  const limiter = loginThrottle(app, throttle)
+
+  const session = async (userId: number) => ({ user: (await publicUser(db, userId))!, access_token: await signToken(deps.jwtSecret, userId, 'access') })
+
+  app.post('/user/api/v1/user/login/', { config: { isPublic: true } }, async (request) => {
+    const { email, password } = parseWith(loginSchema, request.body, { email: 'field.email', password: 'field.password' })
+    const r = await sql<{ id: number; password: string; is_active: boolean; last_login: Date | null }>`
+      select id, password, is_active, last_login from "user" where lower(email) = ${email}`.execute(db)
+    const user = r.rows[0]
+    // The account's key changes with each successful sign-in, so only failures since then count.
+    const account = `${email}@${user?.last_login?.getTime() ?? 0}`
+    await limiter.check(request, account)
+    const ok = await verifyPassword(user?.password, password)
+    // One answer for an unknown e-mail, a wrong password and an inactive account.
+    if (!user || !ok || !user.is_active) {
+      await limiter.fail(request, account)
+      throw new UnauthorizedError(NO_ACCOUNT)
+    }
+    await touchLastLogin(db, user.id)
+    const [access, refresh] = await Promise.all([signToken(deps.jwtSecret, user.id, 'access'), signToken(deps.jwtSecret, user.id, 'refresh')])
+    return { refresh, access, ...(await publicUser(db, user.id)) }
+  })
+
+  // Sign-in with the stored token (spec §4): the guard has checked it; answer the user and a fresh token.
+  app.get('/api/auth/access-token', async (request) => {
+    const userId = request.principal!.id
+    await touchLastLogin(db, userId)
+    return session(userId)
+  })
+
+  app.post('/api/auth/register', { config: { isPublic: true } }, async (request, reply) => {
+    const body = bodyOf(request)
+    const setting = await sql<{ is_registration_open: boolean }>`select is_registration_open from general_setting order by id desc limit 1`.execute(db)
+    if (setting.rows[0]?.is_registration_open === false) throw new ForbiddenError('Registration is closed.')
+    if (body.confirm_password !== undefined && body.confirm_password !== body.password) {
+      throw new ValidationError({ confirm_password: [{ key: 'validation.password_match', params: { label: 'field.confirm_password' } }] })
+    }
+    const input = { ...pick(body, [...PROFILE_FIELDS, 'password']), role: await roleIdByName(db, 'USER'), is_admin: false, is_active: true }
+    const created = await createRow({ db, registry: deps.registry, entity: userEntity(deps), actor: null, hooks: deps.hooks }, input)
+    const userId = created.id as number
+    await touchLastLogin(db, userId)
+    return reply.code(201).send(await session(userId))
+  })
+
+  // The caller's own profile and UI settings; role, is_admin and is_active are never taken from here.
+  app.post('/api/auth/user/update', async (request) => {
+    const principal = request.principal!
+    const changes = pick(bodyOf(request), [...PROFILE_FIELDS, 'settings'])
+    await updateRow({ db, registry: deps.registry, entity: userEntity(deps), actor: principal, hooks: deps.hooks }, principal.id, changes)
+    return { user: await publicUser(db, principal.id) }
+  })
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { z } from 'zod'
+import { normalizePhone } from '../../../schema/kit'
+import { validatorOf } from '../../../schema/kit/validators'
+import { BusinessError, ValidationError } from '../../engine/errors'
+import type { ModuleDeps } from '../../engine/modules'
+import { rowIdOf } from '../../engine/request'
+import { updateRow, type Ctx } from '../../engine/service'
+import { readBody } from '../../engine/uploads'
+import { hasNulCharacter, parseWith } from '../../engine/validate'
+import { userEntities } from './access'
+
+/**
+ * The user resource's routes beyond the generic ones (api-contract §3.2): password change,
+ * photo upload and the eight uniqueness checks the user and employee forms call as one types.
+ * A user may change their own password and photo without USER_UPDATE (the profile page).
+ */
+type IdParams = { id: string }
+
+const CHECKS = [
+  { field: 'username', label: 'Username' },
+  { field: 'email', label: 'Email' },
+  { field: 'primary_phone', label: 'Primary phone' },
+  { field: 'secondary_phone', label: 'Secondary phone' },
+] as const
+
+export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+  const user = deps.registry.find((e) => e.name === 'user')!
+  const base = user.api.base
+  const ctx = (request: FastifyRequest): Ctx => ({ db: deps.db, registry: deps.registry, entity: user, actor: request.principal ?? null, hooks: deps.hooks })
+  const ownOrUpdate = { permission: user.permissions.UPDATE, selfParam: 'id' }
+  const passwordSchema = z.object({ password: validatorOf(user.fields.password!) })
+
+  app.patch<{ Params: IdParams }>(`${base}/passwordchange/:id`, { config: ownOrUpdate }, async (request) => {
+    const rowId = rowIdOf(user, request.params.id)
+    const { password } = parseWith(passwordSchema, request.body, { password: user.fieldLabelKey('password') })
+    if ((request.body as Record<string, unknown>).confirm_password !== password) throw new BusinessError('Password does not match.')
+    await updateRow(ctx(request), rowId, { password })
+    return { detail: `User Id - ${rowId}'s password has been changed successfully.` }
+  })
+
+  app.post<{ Params: IdParams }>(`${base}/uploadimage/:id`, { config: ownOrUpdate }, async (request) => {
+    const rowId = rowIdOf(user, request.params.id)
+    const body = await readBody(request, user, deps.mediaDir)
+    try {
+      const image = body.values.image
+      if (typeof image !== 'string' || !image.startsWith(`/media/${user.name}/`)) {
+        throw new ValidationError({ image: [{ key: 'validation.required', params: { label: user.fieldLabelKey('image') } }] })
+      }
+      const row = await updateRow(ctx(request), rowId, { image })
+      return { image: row.image }
+    } catch (e) {
+      await body.cleanup()
+      throw e
+    }
+  })
+
+  // Whoever may create or update a user (or an employee, a user too) may ask.
+  const createPermissions = userEntities(deps.registry).map((e) => e.permissions.CREATE)
+  const updatePermissions = userEntities(deps.registry).map((e) => e.permissions.UPDATE)
+
+  for (const { field, label } of CHECKS) {
+    for (const when of ['create', 'update'] as const) {
+      app.get<{ Querystring: Record<string, unknown> }>(
+        `${base}/check_${field}_when_${when}/`,
+        { config: { permission: when === 'create' ? createPermissions : updatePermissions } },
+        async (request) => {
+          const raw = request.query[field]
+          if (typeof raw !== 'string' || raw.trim() === '') throw new BusinessError(`${label} can't be null.`)
+          if (hasNulCharacter(raw)) throw new BusinessError(`Invalid ${label.toLowerCase()}.`)
+          let except = 0
+          if (when === 'update') {
+            const other = request.query.user
+            if (typeof other !== 'string' || !/^\d{1,15}$/.test(other)) throw new BusinessError("User can't be null.")
+            except = Number(other)
+          }
+          const value = raw.trim()
+          const condition =
+            field === 'email'
+              ? sql`lower(email) = ${value.toLowerCase()}`
+              : field === 'username'
+                ? sql`username = ${value}`
+                : // A phone is checked against both phone columns of every user, as the original did.
+                  sql`(primary_phone = ${normalizePhone(value)} or secondary_phone = ${normalizePhone(value)})`
+          const found = await sql<{ id: number }>`select id from "user" where id <> ${except} and ${condition} limit 1`.execute(deps.db)
+          return { [`${field}_exists`]: found.rows.length > 0 }
+        },
+      )
+    }
+  }
+}

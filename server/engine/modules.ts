@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify'
+import type { Db } from '../db/types'
+import type { EntityHooks, HookRegistry } from './hooks'
+import type { Registry } from './list-query'
+
+/**
+ * A domain module (server/domain/<module>): the rules and routes of one part of the
+ * business that the generic engine does not know. The app assembles them: hooks run
+ * inside the engine's writes, routes are registered behind the same guard as the
+ * engine's, and `onStart` brings the module's own data up to date at every start.
+ */
+export type ModuleDeps = {
+  db: Db
+  /** The app's registry (references resolve here). */
+  registry: Registry
+  /** Every module's hooks, for the engine writes a module makes itself. */
+  hooks: HookRegistry
+  mediaDir: string
+  jwtSecret: string
+  isDemo: boolean
+}
+
+export interface DomainModule {
+  readonly name: string
+  /** Rules by entity name; an entity extending another also runs its parent's. */
+  readonly hooks?: Readonly<Record<string, EntityHooks>>
+  /**
+   * Bespoke routes, behind the guard: each sets `config.permission` (one name or a list of
+   * which any will do), or `config.isPublic`, or neither for any signed-in user.
+   */
+  readonly routes?: (app: FastifyInstance, deps: ModuleDeps) => void | Promise<void>
+  /** Runs at every start, before the server answers (seeds, sync of derived rows). */
+  readonly onStart?: (deps: ModuleDeps) => Promise<void>
+}
