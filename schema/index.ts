@@ -18,6 +18,7 @@ import { role } from './entities/identity/role'
 import { menuItem } from './entities/identity/menu-item'
 import { roleMenu } from './entities/identity/role-menu'
 import { generalSetting } from './entities/settings/general-setting'
+import { homepageSlider } from './entities/settings/homepage-slider'
 
 export const registry = {
   country,
@@ -35,6 +36,7 @@ export const registry = {
   menu_item: menuItem,
   role_menu: roleMenu,
   general_setting: generalSetting,
+  homepage_slider: homepageSlider,
 } as const
 
 export type Registry = typeof registry

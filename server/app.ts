@@ -14,6 +14,7 @@ import type { ThrottleOptions } from './auth/throttle'
 import { DEMO_ADMIN } from './db/demo/seed'
 import type { Db } from './db/types'
 import { identityModule } from './domain/identity'
+import { workspaceModule } from './domain/workspace'
 import { hookRegistry } from './engine/hooks'
 import type { DomainModule, ModuleDeps } from './engine/modules'
 import { genericRoutePaths, registerEntityRoutes } from './engine/routes'
@@ -102,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: 'Not in demo mode.' }),
   )
 
-  const modules = options.modules ?? [identityModule({ throttle: options.loginThrottle })]
+  const modules = options.modules ?? [identityModule({ throttle: options.loginThrottle }), workspaceModule()]
   const hooks = hookRegistry(modules.flatMap((m) => Object.entries(m.hooks ?? {})))
   const deps: ModuleDeps = { db: options.db, registry: entities, hooks, mediaDir: options.mediaDir, jwtSecret: options.jwtSecret, isDemo: options.isDemo ?? false }
   // Every route in here needs a valid token and the permission its config names, unless its config marks it public.

@@ -70,6 +70,7 @@ function bespokeExpectations(): Expectation[] {
     { method: 'POST', url: '/api/auth/register', access: { kind: 'public' } },
     { method: 'GET', url: '/api/auth/access-token', access: { kind: 'signed-in' } },
     { method: 'POST', url: '/api/auth/user/update', access: { kind: 'signed-in' } },
+    { method: 'GET', url: '/api/quick-panel/data', access: { kind: 'signed-in' } },
     // Also open to the user whose id is in the path (their own password and photo): tested in identity.test.ts.
     { method: 'PATCH', url: `${user.api.base}/passwordchange/:id`, access: permission('USER_UPDATE') },
     { method: 'POST', url: `${user.api.base}/uploadimage/:id`, access: permission('USER_UPDATE') },

@@ -1,0 +1,44 @@
+import { sql } from 'kysely'
+import { can } from '../../auth/principal'
+import type { DomainModule } from '../../engine/modules'
+
+/**
+ * The quick panel's live content (spec §2 "Quick panel"; issue 4): today's date, how many
+ * records of each kind the caller may list, and the latest changes to them from the
+ * audit log. It shows only what the caller's permissions already let them read.
+ */
+export type QuickPanelData = {
+  date: string
+  counts: Record<string, number>
+  recent: Array<{ id: number; at: string; actor: string | null; entity: string; entity_id: number; action: 'create' | 'update' | 'delete' }>
+}
+
+const RECENT = 10
+
+export function workspaceModule(): DomainModule {
+  return {
+    name: 'workspace',
+    routes(app, { db, registry }) {
+      app.get('/api/quick-panel/data', async (request): Promise<QuickPanelData> => {
+        const principal = request.principal!
+        const visible = registry.filter((e) => can(principal, e.permissions.LIST))
+        const names = visible.map((e) => e.name)
+        const counts: Record<string, number> = {}
+        let recent: QuickPanelData['recent'] = []
+        if (names.length > 0) {
+          const rows = await sql<{ table_name: string; n: number }>`
+            select table_name, n from row_count where table_name = any(${names})`.execute(db)
+          const byName = new Map(rows.rows.map((r) => [r.table_name, Number(r.n)]))
+          for (const e of visible) counts[e.listKey] = byName.get(e.name) ?? 0
+          const changes = await sql<QuickPanelData['recent'][number]>`
+            select a.id, a.at, u.email as actor, a.entity, a.entity_id, a.action
+            from audit_log a left join "user" u on u.id = a.actor
+            where a.entity = any(${names})
+            order by a.at desc, a.id desc limit ${RECENT}`.execute(db)
+          recent = changes.rows
+        }
+        return { date: new Date().toISOString().slice(0, 10), counts, recent }
+      })
+    },
+  }
+}
