@@ -1,10 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { session } from '../auth/session'
+import { checkSession } from '../auth/start-up'
 import { initI18n } from '../i18n'
 import { applyStoredSettings } from '../shell/settings/boot'
 import { App } from './App'
 import { createAppRouter } from './router'
+import { applySiteSettings } from './site-settings'
 import './styles.css'
 
 async function boot(): Promise<void> {
@@ -22,7 +24,8 @@ async function boot(): Promise<void> {
       <App router={router} />
     </StrictMode>,
   )
-  await session.check()
+  void applySiteSettings(session.token())
+  await checkSession()
 }
 
 void boot()

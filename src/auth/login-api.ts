@@ -33,15 +33,7 @@ async function guestRequest(path: string, init: { method?: 'GET' | 'POST'; json?
 export async function login(credentials: Credentials): Promise<LoginAnswer> {
   const body = await guestRequest(LOGIN_PATH, { method: 'POST', json: credentials })
   if (!isRecord(body) || typeof body.access !== 'string' || typeof body.id !== 'number') throw new Error('Unexpected login answer')
-  return {
-    access: body.access,
-    id: body.id,
-    email: typeof body.email === 'string' ? body.email : credentials.email,
-    username: typeof body.username === 'string' ? body.username : null,
-    image: typeof body.image === 'string' ? body.image : null,
-    role: typeof body.role === 'string' ? body.role : null,
-    is_admin: body.is_admin === true,
-  }
+  return body as LoginAnswer
 }
 
 /** Demo mode only (spec §5: the form is prefilled); any failure means "no prefill". */

@@ -1,5 +1,4 @@
-import { decodeJwt } from 'jose'
-import { notify } from '../engine/ui/notifications'
+import { notify, showSnackbar } from '../engine/ui/notifications'
 
 /**
  * The session (spec §3, §4, §8). The browser is signed in whenever an access token is in
@@ -11,26 +10,27 @@ export const USER_ID_KEY = 'user_id'
 /** The user's name, e-mail, role and image (spec §3 "stored in the browser"), as JSON. */
 export const USER_PROFILE_KEY = 'user_profile'
 
-/** The signed-in user as the client holds it (spec §3). */
+/**
+ * The signed-in user as the client holds it (spec §3), plus what the guard and the
+ * navigation filter with: `is_admin` and the role's permission names (the server's
+ * extension of the user answer; the server enforces them either way).
+ */
 export type SessionUser = {
   id: number
   email: string
   displayName: string
   role: string | null
   photoURL: string | null
+  isAdmin: boolean
+  permissions: readonly string[]
 }
 
-/** What the login endpoint answers (api-contract §3.1); the fields the client reads. */
-export type LoginAnswer = {
-  access: string
-  refresh?: string
-  id: number
-  email: string
-  username?: string | null
-  image?: string | null
-  role?: string | null
-  is_admin?: boolean
-}
+/**
+ * What login, register and the token sign-in answer (api-contract §3.1): the access token
+ * and the user's fields, of which the client reads id, email, username, image, role,
+ * is_admin and permissions.
+ */
+export type LoginAnswer = { access: string; id: number } & Record<string, unknown>
 
 export type SessionState = {
   isChecking: boolean
@@ -45,13 +45,8 @@ export type SessionState = {
 
 export type TokenCheck = 'valid' | 'expired' | 'invalid' | 'none'
 
-/**
- * Signs in with a stored, unexpired token at start-up and returns the user, or null when
- * the user is to be fetched later. The server's `/api/auth/access-token` plugs in here.
- */
-export type TokenSignIn = (token: string) => Promise<SessionUser | null>
-
-export const trustStoredToken: TokenSignIn = async () => null
+/** Signs in with the stored, unexpired token at start-up: answers a fresh token and the user. */
+export type TokenSignIn = () => Promise<LoginAnswer>
 
 export const messages = {
   invalidToken: 'auth.invalid_access_token',
@@ -65,7 +60,9 @@ export function checkToken(stored: string | null, nowMs: number = Date.now()): T
   const raw = stored.replace(/^Bearer\s*/i, '').trim()
   if (raw === '' || raw === 'undefined' || raw === 'null') return 'invalid'
   try {
-    const { exp } = decodeJwt(raw)
+    // The claims only (the server checks the signature): base64url JSON, the second part.
+    const part = raw.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')
+    const { exp } = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(part), (c) => c.charCodeAt(0)))) as { exp?: unknown }
     if (typeof exp === 'number' && exp * 1000 < nowMs) {
       console.warn('access token expired')
       return 'expired'
@@ -76,13 +73,22 @@ export function checkToken(stored: string | null, nowMs: number = Date.now()): T
   }
 }
 
-export function userOfLogin(answer: LoginAnswer): SessionUser {
+const text = (v: unknown): string => (typeof v === 'string' ? v : '')
+
+/**
+ * The session user of a user answer (login, register, access-token, the user resource) or
+ * of the stored profile: `displayName` from username, `photoURL` from image (spec §3).
+ */
+export function userOf(answer: Record<string, unknown>, id = answer.id as number): SessionUser {
+  const isAdmin = answer.is_admin === true || answer.isAdmin === true
   return {
-    id: answer.id,
-    email: answer.email,
-    displayName: answer.username || answer.email,
-    role: answer.role ?? (answer.is_admin ? 'admin' : null),
-    photoURL: answer.image ?? null,
+    id,
+    email: text(answer.email),
+    displayName: text(answer.displayName) || text(answer.username) || text(answer.email) || `#${id}`,
+    role: text(answer.role) || (isAdmin ? 'admin' : null),
+    photoURL: text(answer.photoURL) || text(answer.image) || null,
+    isAdmin,
+    permissions: Array.isArray(answer.permissions) ? answer.permissions.filter((p): p is string => typeof p == 'string') : [],
   }
 }
 
@@ -107,17 +113,8 @@ function storedProfile(userId: number | null): SessionUser | null {
   const raw = readStorage(USER_PROFILE_KEY)
   if (raw === null || userId === null) return null
   try {
-    const value: unknown = JSON.parse(raw)
-    if (typeof value !== 'object' || value === null) return null
-    const p = value as Record<string, unknown>
-    if (p.id !== userId || typeof p.email !== 'string' || typeof p.displayName !== 'string') return null
-    return {
-      id: userId,
-      email: p.email,
-      displayName: p.displayName,
-      role: typeof p.role === 'string' ? p.role : null,
-      photoURL: typeof p.photoURL === 'string' ? p.photoURL : null,
-    }
+    const p = JSON.parse(raw) as Record<string, unknown>
+    return p.id === userId ? userOf(p) : null
   } catch {
     return null
   }
@@ -155,6 +152,18 @@ function createSession() {
     user = null
   }
 
+  /** Stores `"Bearer <access>"`, the user id and the profile (login, register, token sign-in). */
+  function signIn(answer: LoginAnswer): SessionUser {
+    writeStorage(TOKEN_KEY, `Bearer ${answer.access}`)
+    writeStorage(USER_ID_KEY, String(answer.id))
+    user = userOf(answer)
+    writeStorage(USER_PROFILE_KEY, JSON.stringify(user))
+    endReason = null
+    isChecking = false
+    emit()
+    return user
+  }
+
   if (typeof window !== 'undefined') {
     window.addEventListener('storage', (event) => {
       if (event.key === null || event.key === TOKEN_KEY || event.key === USER_ID_KEY || event.key === USER_PROFILE_KEY) emit()
@@ -171,16 +180,7 @@ function createSession() {
     isLoggedIn: (): boolean => readStorage(TOKEN_KEY) !== null,
     token: (): string | null => readStorage(TOKEN_KEY),
 
-    signIn(answer: LoginAnswer): SessionUser {
-      writeStorage(TOKEN_KEY, `Bearer ${answer.access}`)
-      writeStorage(USER_ID_KEY, String(answer.id))
-      user = userOfLogin(answer)
-      writeStorage(USER_PROFILE_KEY, JSON.stringify(user))
-      endReason = null
-      isChecking = false
-      emit()
-      return user
-    },
+    signIn,
 
     setUser(next: SessionUser): void {
       if (readStorage(TOKEN_KEY) === null) return
@@ -205,8 +205,11 @@ function createSession() {
       emit()
     },
 
-    /** Start-up check (spec §4): the splash shows until it ends. */
-    async check(signInWithToken: TokenSignIn = trustStoredToken): Promise<void> {
+    /**
+     * Start-up check (spec §4): the splash shows until it ends. A valid token signs in
+     * again (a fresh token, the user); a failure is said in the message bar and logs out.
+     */
+    async check(signInWithToken: TokenSignIn): Promise<void> {
       const token = readStorage(TOKEN_KEY)
       const verdict = checkToken(token)
       try {
@@ -217,11 +220,10 @@ function createSession() {
           return
         }
         try {
-          const signedIn = await signInWithToken(token!)
-          if (signedIn) user = signedIn
+          signIn(await signInWithToken())
         } catch {
           clear()
-          notify({ kind: 'error', key: messages.tokenSignInFailed })
+          showSnackbar({ kind: 'error', key: messages.tokenSignInFailed })
         }
       } finally {
         isChecking = false
@@ -229,8 +231,11 @@ function createSession() {
       }
     },
 
-    /** Re-reads storage (tests, and callers that changed it directly). */
-    refresh(): void {
+    /** Back to the state of a page load: storage read again, the start-up check to run (tests). */
+    restart(): void {
+      isChecking = true
+      user = null
+      endReason = null
       emit()
     },
   }

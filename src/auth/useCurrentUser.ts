@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { apiRequest } from '../engine/api'
-import { session, type SessionUser } from './session'
+import { session, userOf, type SessionUser } from './session'
 import { useSession } from './useSession'
 
 export const userPath = (id: number) => `/user/api/v1/user/${id}`
@@ -9,16 +9,7 @@ export const userPath = (id: number) => `/user/api/v1/user/${id}`
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
 export function userOfAnswer(body: unknown, id: number): SessionUser | null {
-  if (!isRecord(body)) return null
-  const email = typeof body.email === 'string' ? body.email : ''
-  const username = typeof body.username === 'string' && body.username !== '' ? body.username : email
-  return {
-    id,
-    email,
-    displayName: username || `#${id}`,
-    role: typeof body.role === 'string' ? body.role : body.is_admin === true ? 'admin' : null,
-    photoURL: typeof body.image === 'string' ? body.image : null,
-  }
+  return isRecord(body) ? userOf(body, id) : null
 }
 
 /**

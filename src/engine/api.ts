@@ -29,6 +29,8 @@ export type RequestOptions = {
   signal?: AbortSignal
   /** The login call: no token is sent and a 401 is the form's answer, not a logout. */
   isLogin?: boolean
+  /** The start-up sign-in with the stored token: a 401 is the check's answer, not a logout. */
+  isTokenCheck?: boolean
 }
 
 /** Sends one request and returns the parsed JSON body; non-2xx answers throw an ApiError. */
@@ -55,6 +57,6 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
   }
   const body = await bodyOf(response)
   if (response.ok) return body
-  if (response.status === 401 && !options.isLogin) session.autoLogout(messages.invalidToken)
+  if (response.status === 401 && !options.isLogin && !options.isTokenCheck) session.autoLogout(messages.invalidToken)
   throw errorOfBody(response.status, body)
 }

@@ -74,7 +74,7 @@ describe('login screen', () => {
     server.use(
       demo,
       http.get(api('/thana/api/v1/thana/all/'), () => HttpResponse.json(envelope('thanas', []))),
-      http.post(api('/user/api/v1/user/login/'), () => HttpResponse.json({ access: 'a.b.c', id: 1, email: 'admin@example.com', username: 'admin' })),
+      http.post(api('/user/api/v1/user/login/'), () => HttpResponse.json({ access: 'a.b.c', id: 1, email: 'admin@example.com', username: 'admin', role: 'ADMIN', is_admin: true, permissions: [] })),
     )
     const { user, router } = await renderApp('/apps/thana-management/thanas')
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'))

@@ -55,3 +55,114 @@ export const cityHandlers = [
     return city ? HttpResponse.json({ ...city, country: 18 }) : HttpResponse.json({ detail: 'City id - x doesn\'t exists' }, { status: 404 })
   }),
 ]
+
+// ---------------------------------------------------------------- identity
+
+/** The user the server answers for a session (api-contract §3.1 plus `permissions`). */
+export type ServerUser = {
+  id: number
+  email: string
+  username: string | null
+  role: string | null
+  is_admin: boolean
+  permissions: string[]
+  image: string | null
+  settings: unknown
+  [field: string]: unknown
+}
+
+export const adminUser: ServerUser = {
+  id: 1,
+  email: 'admin@example.com',
+  username: 'admin',
+  first_name: 'Ada',
+  last_name: 'Admin',
+  role: 'ADMIN',
+  is_admin: true,
+  permissions: [],
+  image: null,
+  settings: null,
+}
+
+/** A STAFF-like account that may list police stations and districts, and nothing else. */
+export const clerkUser: ServerUser = {
+  id: 7,
+  email: 'clerk@example.com',
+  username: 'clerk',
+  role: 'CLERK',
+  is_admin: false,
+  permissions: ['THANA_LIST', 'THANA_DETAILS', 'CITY_LIST'],
+  image: null,
+  settings: null,
+}
+
+/** Stores a session of `user` as the login would (token, id, profile). */
+export function storeSessionOf(user: ServerUser, token = validToken()): void {
+  localStorage.setItem('jwt_access_token', `Bearer ${token}`)
+  localStorage.setItem('user_id', String(user.id))
+  localStorage.setItem('user_profile', JSON.stringify({ id: user.id, email: user.email, displayName: user.username, role: user.role, photoURL: user.image, isAdmin: user.is_admin, permissions: user.permissions }))
+}
+
+/** `GET /api/auth/access-token` answering `user` and a fresh token (spec §4). */
+export function accessTokenAnswers(user: ServerUser, freshToken = validToken()) {
+  return http.get(api('/api/auth/access-token'), () => HttpResponse.json({ user, access_token: freshToken }))
+}
+
+/** A menu node of the server (api-contract §3.4). */
+export type MenuNode = {
+  id: number
+  parent: number | null
+  menu_id: string
+  title: string
+  translate: string
+  type: 'group' | 'collapse' | 'item' | 'link' | 'divider'
+  icon: string | null
+  url: string | null
+  exact: boolean
+  children: MenuNode[]
+}
+
+export function menuNode(id: number, fields: { translate: string; title?: string; type?: MenuNode['type']; url?: string; icon?: string; children?: MenuNode[] }): MenuNode {
+  const { children = [], ...rest } = fields
+  return { id, parent: null, menu_id: `m${id}`, title: rest.title ?? rest.translate, translate: rest.translate, type: rest.type ?? 'item', icon: rest.icon ?? null, url: rest.url ?? null, exact: true, children }
+}
+
+/** The registry as the server's menu, grouped as its seed groups it: the dashboard, then every list. */
+export function registryMenu(): MenuNode[] {
+  const groups: [string, string, string[]][] = [
+    ['employee-management', 'nav.employee_management', ['department', 'designation', 'employee', 'qualification']],
+    ['settings', 'nav.settings', ['country', 'city', 'thana', 'branch', 'customer_type', 'general_setting']],
+    ['user-config', 'nav.user_config', ['permission', 'role', 'user', 'role_menu', 'menu_item']],
+  ]
+  let next = 100
+  const entities = Object.values(registry)
+  return [
+    menuNode(1, { translate: 'nav.dashboards', title: 'Dashboards', url: '/apps/dashboards/project', icon: 'dashboard' }),
+    ...groups.map(([menuId, translate, names], i) => ({
+      ...menuNode(2 + i, { translate, type: 'group', icon: 'settings' }),
+      menu_id: menuId,
+      children: entities
+        .filter((e) => names.includes(e.name))
+        .map((entity) => ({ ...menuNode(next++, { translate: `${entity.labelKey}.other`, url: entity.ui.listPath }), menu_id: entity.name, parent: 2 + i })),
+    })),
+  ]
+}
+
+export const USER_MENU_URL = '/menu_item/api/v1/menu_item/nested_menu_item_by_user_role/'
+
+export function userMenuAnswers(menu: unknown[]) {
+  return http.get(api(USER_MENU_URL), () => HttpResponse.json({ menu_items: menu }))
+}
+
+/**
+ * What every ui test starts with: the token sign-in answers the stored user id as the
+ * demo admin, and the menu is the whole registry. A test replaces them with `server.use`.
+ */
+export const defaultHandlers = [
+  http.get(api('/api/auth/access-token'), ({ request }) => {
+    const token = (request.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '')
+    const id = Number(localStorage.getItem('user_id') ?? adminUser.id)
+    return HttpResponse.json({ user: { ...adminUser, id }, access_token: token })
+  }),
+  userMenuAnswers(registryMenu()),
+]

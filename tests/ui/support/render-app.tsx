@@ -7,6 +7,7 @@ import { createQueryClient } from '../../../src/app/query-client'
 import { createAppRouter } from '../../../src/app/router'
 import { buildSignedInRoutes } from '../../../src/app/signed-in-routes'
 import { session } from '../../../src/auth/session'
+import { checkSession } from '../../../src/auth/start-up'
 import type { AnyEntity } from '../../../src/engine/entity-api'
 
 /**
@@ -19,9 +20,9 @@ export async function renderApp(path: string, options: { entities?: readonly Any
   queryClient.setDefaultOptions({ queries: { retry: false, staleTime: 0 } })
   const entities = options.entities === undefined ? registryEntities : options.entities
   const router = createAppRouter({ entities, loadEntities: options.loadEntities, signedInRoutes: buildSignedInRoutes, history, queryClient })
-  session.refresh()
+  session.restart()
   const user = userEvent.setup()
   const view = render(<App router={router} />)
-  await act(() => session.check())
+  await act(() => checkSession())
   return { ...view, router, history, queryClient, user }
 }
