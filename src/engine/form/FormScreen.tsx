@@ -1,7 +1,6 @@
 import { Link, useParams } from '@tanstack/react-router'
-import { useId } from 'react'
-import { useController as useFieldController, type Control } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
@@ -10,8 +9,8 @@ import { Banner } from '../ui/Banner'
 import { ConfirmDialog } from '../ui/ConfirmDialog'
 import { Icon } from '../ui/icons'
 import { PageSpinner, Spinner } from '../ui/PageSpinner'
-import { FieldWidget } from '../widgets/FieldWidget'
-import type { FormValues, SubmitValues } from './form-values'
+import type { FormExtension } from './extension'
+import { FieldRow } from './FieldRow'
 import { useFormController } from './useFormController'
 
 /**
@@ -19,7 +18,7 @@ import { useFormController } from './useFormController'
  * creates, an id edits. Loading and not-found are handled here; the form itself renders
  * what `useFormController` holds.
  */
-export function FormRoute({ entity }: { entity: AnyEntity }) {
+export function FormRoute({ entity, extension }: { entity: AnyEntity; extension?: FormExtension }) {
   const params: { id?: string } = useParams({ strict: false })
   const id = params.id ?? ''
   const isNew = id === 'new'
@@ -29,7 +28,7 @@ export function FormRoute({ entity }: { entity: AnyEntity }) {
   if (!isNew && (!isValidId || (isApiError(record.error) && record.error.status === 404))) return <NotFound entity={entity} />
   if (!isNew && record.isPending) return <PageSpinner />
   if (!isNew && record.isError) return <LoadError entity={entity} error={record.error} />
-  return <FormScreen key={id} entity={entity} row={isNew ? null : (record.data ?? null)} />
+  return <FormScreen key={id} entity={entity} row={isNew ? null : (record.data ?? null)} extension={extension} />
 }
 
 function BackLink({ entity }: { entity: AnyEntity }) {
@@ -65,53 +64,13 @@ function LoadError({ entity, error }: { entity: AnyEntity; error: unknown }) {
   )
 }
 
-function FieldRow({ entity, name, control }: { entity: AnyEntity; name: string; control: Control<FormValues, unknown, SubmitValues> }) {
+export function FormScreen({ entity, row, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t } = useTranslation()
-  const id = useId()
-  const field = entity.fields[name]!
-  const { field: input, fieldState } = useFieldController({ name, control })
-  const label = t(entity.fieldLabelKey(name))
-  const errorId = `${id}-error`
-  const message = fieldState.error?.message
-  const isWide = field.widget === 'textarea' || field.widget === 'json' || field.widget === 'refs-select'
-  const isCheckbox = field.widget === 'checkbox'
-  return (
-    <div className={isWide ? 'sm:col-span-2' : ''}>
-      {!isCheckbox && (
-        <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
-          {label}
-          {field.isRequired && (
-            <span className="ms-0.5 text-red-600 dark:text-red-400" aria-hidden="true">
-              *
-            </span>
-          )}
-          {field.isRequired && <span className="sr-only"> ({t('form.required')})</span>}
-        </label>
-      )}
-      <FieldWidget
-        id={id}
-        name={name}
-        field={field}
-        label={label}
-        value={input.value}
-        onChange={input.onChange}
-        onBlur={input.onBlur}
-        isInvalid={Boolean(message)}
-        describedBy={message ? errorId : undefined}
-      />
-      {message && (
-        <p id={errorId} className="mt-1.5 text-sm text-red-600 dark:text-red-400">
-          {message}
-        </p>
-      )}
-    </div>
-  )
-}
-
-export function FormScreen({ entity, row }: { entity: AnyEntity; row: Row | null }) {
-  const { t } = useTranslation()
-  const controller = useFormController({ entity, row })
+  const access = useAccess()
+  const controller = useFormController({ entity, row, extension })
   const { form, submit, isSaving, leavePrompt, isNew } = controller
+  // The server decides; the form does not offer a save it would refuse.
+  const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE'])
   const one = t(`${entity.labelKey}.one`)
   const serverError = form.formState.errors.root?.server?.message
   const title = isNew ? t('form.new_title', { entity: one }) : t('form.edit_title', { entity: one })
@@ -129,11 +88,18 @@ export function FormScreen({ entity, row }: { entity: AnyEntity; row: Row | null
       <form onSubmit={submit} noValidate aria-label={title} className="rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
         <div className="space-y-6 p-6">
           {serverError && <Banner kind="error">{serverError}</Banner>}
-          <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
-            {entity.fieldNames.map((name) => (
-              <FieldRow key={name} entity={entity} name={name} control={form.control} />
+          <fieldset disabled={!canSave} className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
+            {controller.fieldNames.map((name) => (
+              <FieldRow
+                key={name}
+                name={name}
+                field={controller.fieldOf(name)}
+                labelKey={controller.labelKey(name)}
+                control={form.control}
+                Widget={controller.widgets?.[name]}
+              />
             ))}
-          </div>
+          </fieldset>
         </div>
         <div className="flex items-center justify-end gap-3 rounded-b-xl border-t border-slate-200 bg-slate-50 px-6 py-4 dark:border-slate-800 dark:bg-slate-900/60">
           <Link
@@ -142,14 +108,16 @@ export function FormScreen({ entity, row }: { entity: AnyEntity; row: Row | null
           >
             {t('common.cancel')}
           </Link>
-          <button
-            type="submit"
-            disabled={isSaving}
-            className="inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
-          >
-            {isSaving && <Spinner className="size-4" />}
-            {t(isSaving ? 'form.saving' : 'form.save')}
-          </button>
+          {canSave && (
+            <button
+              type="submit"
+              disabled={isSaving}
+              className="inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
+            >
+              {isSaving && <Spinner className="size-4" />}
+              {t(isSaving ? 'form.saving' : 'form.save')}
+            </button>
+          )}
         </div>
       </form>
 

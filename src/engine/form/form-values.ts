@@ -92,6 +92,11 @@ function formDataValue(value: unknown): string {
   return String(value)
 }
 
+/** An edit leaves a blank write-only field (a password) out: the stored one stays. */
+export function withoutBlankSecrets(entity: AnyEntity, submitted: SubmitValues): SubmitValues {
+  return Object.fromEntries(Object.entries(submitted).filter(([name, value]) => !(entity.fields[name]?.isWriteOnly && (value === null || value === ''))))
+}
+
 /** JSON unless a file was chosen; then multipart with the file parts. */
 export function toPayload(entity: AnyEntity, submitted: SubmitValues): Payload {
   const files = Object.values(submitted).some((v) => v instanceof File)

@@ -4,38 +4,81 @@ import { useEffect, useMemo, useRef } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { isApiError } from '../api'
+import type { AnyField, Message } from '../../../schema/kit'
 import { createRecord, updateRecord, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { entityKeys } from '../queries'
 import { showAlert } from '../ui/notifications'
-import { toFormValues, toPayload, type FormValues, type SubmitValues } from './form-values'
+import type { FormContext, FormExtension } from './extension'
+import { toFormValues, toPayload, withoutBlankSecrets, type FormValues, type SubmitValues } from './form-values'
 import { registryResolver } from './registry-resolver'
+
+const noChecks = (): Readonly<Record<string, Message | undefined>> => ({})
+const noExtension: FormExtension = {}
 
 /**
  * The headless form of any registry entity: react-hook-form with the registry schema,
  * create or update, the server's field errors put on their fields and its `detail` in a
  * banner, success back to the list, and a guard before leaving unsaved changes.
  */
-export function useFormController({ entity, row }: { entity: AnyEntity; row: Row | null }) {
+export function useFormController({ entity, row, extension = noExtension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const resolver = useMemo(() => registryResolver(entity, t), [entity, t])
-  const defaultValues = useMemo(() => toFormValues(entity, row), [entity, row])
-  const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched' })
   const isNew = row === null
+  const context: FormContext = useMemo(() => ({ entity, row, isNew }), [entity, row, isNew])
+  const labelKey = useMemo(() => (field: string) => extension.labels?.[field] ?? entity.fieldLabelKey(field), [entity, extension])
+  const hidden = useMemo(() => {
+    // Read-only fields are the server's to set (`last_login`): nothing to enter.
+    const readOnly = entity.fieldNames.filter((name) => entity.fields[name]!.isReadOnly)
+    return new Set([...readOnly, ...(extension.hiddenFields?.(context) ?? [])])
+  }, [entity, extension, context])
+  const extraFields = useMemo(() => (extension.extraFields ?? []).filter((x) => x.isShown?.(context) ?? true), [extension, context])
+  /** The form's fields and extra inputs, in order. */
+  const fieldNames = useMemo(
+    () => entity.fieldNames.filter((name) => !hidden.has(name)).flatMap((name) => [name, ...extraFields.filter((x) => x.after === name).map((x) => x.name)]),
+    [entity, hidden, extraFields],
+  )
+  // The latest answers of the extension's checks, read by the resolver at each validation.
+  const checks = useRef<Readonly<Record<string, Message | undefined>>>({})
+  const resolver = useMemo(
+    () =>
+      registryResolver(entity, t, {
+        mode: isNew ? 'create' : 'update',
+        labelKey,
+        hidden,
+        extra: (values) => ({ ...checks.current, ...extension.validate?.(values, context) }),
+      }),
+    [entity, t, isNew, labelKey, hidden, extension, context],
+  )
+  const defaultValues = useMemo(() => {
+    const values = toFormValues(entity, row)
+    for (const extra of extraFields) values[extra.name] = ''
+    return values
+  }, [entity, row, extraFields])
+  const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched' })
+
+  // The hook is the extension's for the whole life of the form (the route's screen map is fixed).
+  const useFieldChecks = extension.useFieldChecks ?? noChecks
+  const checked = useFieldChecks(form, context)
+  const { trigger: triggerCheck } = form
+  useEffect(() => {
+    const changed = Object.keys({ ...checks.current, ...checked }).filter((field) => checks.current[field] !== checked[field])
+    checks.current = checked
+    if (changed.length > 0) void triggerCheck(changed)
+  }, [checked, triggerCheck])
 
   // Messages are rendered when a field is validated; after a language switch, render the
   // shown ones again in the new language (the server's own messages stay as they came).
   const language = i18n.resolvedLanguage
   const { trigger, getFieldState } = form
   useEffect(() => {
-    const shown = entity.fieldNames.filter((name) => {
+    const shown = fieldNames.filter((name) => {
       const error = getFieldState(name).error
       return error !== undefined && error.type !== 'server'
     })
     if (shown.length > 0) void trigger(shown)
-  }, [language, entity, trigger, getFieldState])
+  }, [language, fieldNames, trigger, getFieldState])
 
   const isDirty = form.formState.isDirty
   const isLeavingAllowed = useRef(false)
@@ -46,7 +89,7 @@ export function useFormController({ entity, row }: { entity: AnyEntity; row: Row
 
   const save = useMutation({
     mutationFn: (values: SubmitValues) => {
-      const payload = toPayload(entity, values)
+      const payload = toPayload(entity, row ? withoutBlankSecrets(entity, values) : values)
       return row ? updateRecord(entity, row.id, payload) : createRecord(entity, payload)
     },
     onSuccess: async (saved) => {
@@ -61,7 +104,7 @@ export function useFormController({ entity, row }: { entity: AnyEntity; row: Row
         const other: string[] = []
         let isFirst = true
         for (const [field, messages] of Object.entries(error.fieldErrors)) {
-          if (entity.fields[field]) {
+          if (fieldNames.includes(field)) {
             form.setError(field, { type: 'server', message: messages.join(' ') }, { shouldFocus: isFirst })
             isFirst = false
           } else other.push(...messages)
@@ -82,6 +125,15 @@ export function useFormController({ entity, row }: { entity: AnyEntity; row: Row
     row,
     isNew,
     form,
+    fieldNames,
+    labelKey,
+    widgets: extension.widgets,
+    /** A field as the form shows it: on an edit a write-only one (a password) may stay blank. */
+    fieldOf: (name: string): AnyField => {
+      const field = entity.fields[name]
+      if (!field) return extraFields.find((x) => x.name === name)!.field
+      return !isNew && field.isWriteOnly ? ({ ...field, presence: 'optional', isRequired: false } as AnyField) : field
+    },
     submit,
     isSaving: save.isPending,
     isDirty,

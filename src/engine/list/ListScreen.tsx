@@ -4,6 +4,7 @@ import { createContext, useContext, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
+import { useAccess } from '../../auth/useAccess'
 import { Banner } from '../ui/Banner'
 import { LazyConfirmDialog } from '../ui/LazyConfirmDialog'
 import { Icon } from '../ui/icons'
@@ -82,7 +83,7 @@ function SortHeader({ field }: { field: string }) {
     <button
       type="button"
       onClick={() => c.toggleSort(field)}
-      className={`group inline-flex items-center gap-1 rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white ${direction ? 'text-slate-900 dark:text-white' : ''}`}
+      className={`group inline-flex items-center gap-1 rounded uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white ${direction ? 'text-slate-900 dark:text-white' : ''}`}
     >
       {label}
       <Icon
@@ -116,9 +117,12 @@ function ColumnsHeaderLabel({ id }: { id: 'serial' | 'actions' }) {
   return id === 'serial' ? <>{t('list.serial')}</> : <span className="sr-only">{t('list.actions')}</span>
 }
 
-function columnsOf(entity: AnyEntity): ColumnDef<Features, Row, unknown>[] {
+/** Selection and delete are there for users who may delete (the server enforces it either way). */
+function columnsOf(entity: AnyEntity, { canSelect, canDelete }: { canSelect: boolean; canDelete: boolean }): ColumnDef<Features, Row, unknown>[] {
   return [
-    helper.display({ id: 'select', header: () => <SelectAllCheckbox />, cell: ({ row }) => <SelectRowCheckbox row={row.original} /> }),
+    ...(canSelect
+      ? [helper.display({ id: 'select', header: () => <SelectAllCheckbox />, cell: ({ row }) => <SelectRowCheckbox row={row.original} /> })]
+      : []),
     helper.display({ id: 'serial', header: () => <ColumnsHeaderLabel id="serial" />, cell: ({ row }) => <SerialCell index={row.index} /> }),
     ...entity.listColumns.map((name) =>
       helper.accessor((row: Row) => row[name], {
@@ -127,7 +131,7 @@ function columnsOf(entity: AnyEntity): ColumnDef<Features, Row, unknown>[] {
         cell: (info) => <FieldCell field={entity.fields[name]!} value={info.getValue()} />,
       }),
     ),
-    helper.display({ id: 'actions', header: () => <ColumnsHeaderLabel id="actions" />, cell: ({ row }) => <RowActions row={row.original} /> }),
+    ...(canDelete ? [helper.display({ id: 'actions', header: () => <ColumnsHeaderLabel id="actions" />, cell: ({ row }) => <RowActions row={row.original} /> })] : []),
   ]
 }
 
@@ -142,7 +146,12 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const controller = useListController(entity)
-  const columns = useMemo(() => columnsOf(entity), [entity])
+  const access = useAccess()
+  const canCreate = access.can(entity.permissions.CREATE)
+  const canDelete = access.can(entity.permissions.DELETE) && entity.routes.delete !== false
+  const canBulkDelete = canDelete && entity.routes.delete_multiple !== false
+  const canOpen = access.can(entity.permissions.DETAILS) && entity.routes.read !== false
+  const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete }), [entity, canBulkDelete, canDelete])
   const table = useTable({ features, columns, data: controller.rows as Row[] })
   const searchId = useId()
   const plural = t(`${entity.labelKey}.other`)
@@ -155,7 +164,9 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
   const isEmpty = !isFirstLoad && !query.isError && controller.rows.length === 0
   const searchField = entity.searchFields[0]
 
-  const openRow = (row: Row) => void navigate({ to: formHref(entity, row) })
+  const openRow = (row: Row) => {
+    if (canOpen) void navigate({ to: formHref(entity, row) })
+  }
 
   return (
     <ControllerContext.Provider value={controller}>
@@ -185,13 +196,15 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                 {query.isFetching && !isFirstLoad && <Spinner className="absolute inset-y-0 end-3 my-auto size-4 text-slate-400" />}
               </div>
             )}
-            <Link
-              to={`${entity.ui.formPath}/new`}
-              className="inline-flex items-center gap-1.5 rounded-lg bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-            >
-              <Icon name="plus" className="size-4" />
-              {t('list.new')}
-            </Link>
+            {canCreate && (
+              <Link
+                to={`${entity.ui.formPath}/new`}
+                className="inline-flex items-center gap-1.5 rounded-lg bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              >
+                <Icon name="plus" className="size-4" />
+                {t('list.new')}
+              </Link>
+            )}
           </div>
         </header>
 
@@ -203,7 +216,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
         )}
 
         <section className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
-          {controller.selection.size > 0 && (
+          {canBulkDelete && controller.selection.size > 0 && (
             <div className="flex items-center justify-between gap-3 border-b border-indigo-100 bg-indigo-50 px-4 py-2 text-sm dark:border-indigo-900 dark:bg-indigo-950/50">
               <span className="font-medium text-indigo-900 dark:text-indigo-200">{t('list.selected', { count: controller.selection.size })}</span>
               <button
@@ -252,13 +265,14 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                 {table.getRowModel().rows.map((row) => (
                   <tr
                     key={row.id}
+                    data-open={canOpen || undefined}
                     onClick={() => openRow(row.original)}
                     onKeyDown={(e) => {
                       if (e.key === 'Enter' && e.target === e.currentTarget) openRow(row.original)
                     }}
-                    tabIndex={0}
-                    aria-selected={controller.selection.has(row.original.id)}
-                    className="cursor-pointer transition-colors hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none aria-selected:bg-indigo-50/60 dark:hover:bg-slate-800/60 dark:focus-visible:bg-indigo-950/40 dark:aria-selected:bg-indigo-950/30"
+                    tabIndex={canOpen ? 0 : undefined}
+                    aria-selected={canBulkDelete ? controller.selection.has(row.original.id) : undefined}
+                    className="data-[open]:cursor-pointer transition-colors hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none aria-selected:bg-indigo-50/60 dark:hover:bg-slate-800/60 dark:focus-visible:bg-indigo-950/40 dark:aria-selected:bg-indigo-950/30"
                   >
                     {row.getAllCells().map((cell) => {
                       const field = entity.fields[cell.column.id]
@@ -282,7 +296,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                 <Icon name={controller.search ? 'search' : 'folder'} className="size-6" />
               </div>
               <p className="font-medium">{controller.search ? t('list.empty_search', { text: controller.search }) : t('list.empty', { entity: plural })}</p>
-              {!controller.search && (
+              {!controller.search && canCreate && (
                 <Link to={`${entity.ui.formPath}/new`} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
                   {t('list.create_first')}
                 </Link>

@@ -1,5 +1,7 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Widget } from '../../../schema/kit'
+import { Icon } from '../ui/icons'
 import { borderClass, inputClass, type WidgetProps } from './types'
 
 /** Inputs whose value is plain text in the form. */
@@ -44,6 +46,43 @@ export function TextInput({ id, name, field, value, onChange, onBlur, isInvalid,
         autoComplete={spec.type === 'password' ? 'new-password' : 'off'}
         className={`${inputClass} ${borderClass(isInvalid)} ${isMoney || field.widget === 'decimal' || field.widget === 'number' ? 'text-end tabular-nums' : ''} ${spec.isLtr ? 'text-start' : ''}`}
       />
+    </div>
+  )
+}
+
+/**
+ * A password (write-only): masked, with a button that shows it. It reads left to right in
+ * every language and the browser is asked not to fill in the user's own password.
+ */
+export function PasswordInput({ id, name, field, value, onChange, onBlur, isInvalid, describedBy }: WidgetProps) {
+  const { t } = useTranslation()
+  const [isShown, setIsShown] = useState(false)
+  return (
+    <div className="relative" dir="ltr">
+      <input
+        id={id}
+        name={name}
+        type={isShown ? 'text' : 'password'}
+        dir="ltr"
+        maxLength={field.maxLength}
+        value={asText(value)}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
+        aria-invalid={isInvalid || undefined}
+        aria-describedby={describedBy}
+        aria-required={field.isRequired || undefined}
+        autoComplete="new-password"
+        className={`${inputClass} ${borderClass(isInvalid)} pe-10 text-start`}
+      />
+      <button
+        type="button"
+        onClick={() => setIsShown((v) => !v)}
+        className="absolute inset-y-0 end-0 flex items-center px-3 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200"
+        aria-label={t(isShown ? 'auth.hide_password' : 'auth.show_password')}
+        aria-pressed={isShown}
+      >
+        <Icon name={isShown ? 'eyeSlash' : 'eye'} className="size-4.5" />
+      </button>
     </div>
   )
 }

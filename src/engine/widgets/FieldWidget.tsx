@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import type { Widget } from '../../../schema/kit'
-import { Checkbox, Select, TextArea, TextInput } from './BasicWidgets'
+import { Checkbox, PasswordInput, Select, TextArea, TextInput } from './BasicWidgets'
 import { FileInput } from './FileInput'
 import { RefSelect, RefsSelect } from './RefSelect'
 import type { WidgetProps } from './types'
@@ -16,7 +16,7 @@ export const widgets: Record<Widget, ComponentType<WidgetProps>> = {
   money: TextInput,
   date: TextInput,
   datetime: TextInput,
-  password: TextInput,
+  password: PasswordInput,
   textarea: TextArea,
   json: TextArea,
   checkbox: Checkbox,
