@@ -1,6 +1,9 @@
 /** Fixed routes of the shell (spec §2). Entity routes come from the registry. */
 export const paths = {
   login: '/login',
+  register: '/register',
+  profile: '/pages/profile',
+  inbox: '/apps/mail',
   dashboard: '/apps/dashboards/project',
   error404: '/pages/errors/error-404',
   forgotPassword: '/pages/auth/forgot-password-2',

@@ -58,9 +58,9 @@ export function buildRouteTree({ entities, signedInRoutes, loadAllRoutes, queryC
       const target = safeRedirect(search.redirect)
       return target ? { redirect: target } : {}
     },
-    // Guest-only (spec §6): a signed-in user has nothing to do here.
+    // Guest-only (spec §6): "guest" is no role, so a signed-in user without one may sign in again.
     beforeLoad: ({ search }) => {
-      if (session.isLoggedIn()) throw redirect({ href: search.redirect ?? paths.dashboard, replace: true })
+      if (session.isLoggedIn() && session.getState().user?.role !== null) throw redirect({ href: search.redirect ?? paths.dashboard, replace: true })
     },
     component: LoginScreen,
   })
@@ -88,7 +88,7 @@ export function buildRouteTree({ entities, signedInRoutes, loadAllRoutes, queryC
     return rootRoute.addChildren([loginRoute, indexRoute, error404Route, catchAll])
   }
   if (!signedInRoutes) throw new Error('buildRouteTree: an entity list needs the signedInRoutes builder')
-  return rootRoute.addChildren([loginRoute, indexRoute, error404Route, signedInRoutes({ rootRoute, entities, queryClient })])
+  return rootRoute.addChildren([loginRoute, indexRoute, error404Route, ...signedInRoutes({ rootRoute, entities, queryClient })])
 }
 
 /** Any URL no route matches goes to the error page (spec §2). */

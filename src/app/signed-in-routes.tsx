@@ -1,40 +1,94 @@
 import { createRoute, lazyRouteComponent, redirect, type AnyRoute, type ParsedLocation } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
+import { meets, screenRequirement, type Requirement } from '../auth/access'
 import { session } from '../auth/session'
 import type { AnyEntity } from '../engine/entity-api'
 import { EntitiesProvider } from '../engine/entities-context'
+import type { EntityScreens, ScreenMap } from '../engine/form/extension'
+import { notify } from '../engine/ui/notifications'
 import { loadNamespaces } from '../i18n'
+import { identityScreens } from '../modules/identity/screens'
 import { paths } from './paths'
 
 /**
- * The part of the route tree behind the session: the shell and every screen in it. Every
- * entity gets its list at `ui.listPath`, its form at `ui.formPath/$id/{-$name}` (`new`
- * creates) and the same form at `ui.areaPath/$id`. Kept out of the entry module: the
- * login screen never needs it.
+ * The part of the route tree behind the session — the shell and every screen in it — and
+ * the register screen. Every entity gets its list at `ui.listPath`, its form at
+ * `ui.formPath/$id/{-$name}` (`new` creates) and the same form at `ui.areaPath/$id`; a
+ * module's screen map may put its own list or form there, or extend the generic form.
+ * Kept out of the entry module: the login screen never needs it.
+ *
+ * The guard (spec §4, §6): a guest, or a user without a role, goes to /login remembering
+ * the page; a user without the right for a page goes to `/`.
  */
+const appScreens: ScreenMap = { ...identityScreens }
+
 const ProjectDashboard = lazyRouteComponent(() => import('../modules/dashboards/ProjectDashboard'), 'ProjectDashboard')
 const ExamplePage = lazyRouteComponent(() => import('../shell/pages/ExamplePage'), 'ExamplePage')
 const MultiLanguagePage = lazyRouteComponent(() => import('../shell/pages/MultiLanguagePage'), 'MultiLanguagePage')
 const PassengerSearchPage = lazyRouteComponent(() => import('../shell/pages/PassengerSearchPage'), 'PassengerSearchPage')
+const ProfilePage = lazyRouteComponent(() => import('../modules/identity/ProfilePage'), 'ProfilePage')
+const InboxPage = lazyRouteComponent(() => import('../shell/pages/InboxPage'), 'InboxPage')
 
-function listComponent(entity: AnyEntity) {
+/** The register screen has no shell: it brings its text, and the registry for the user's rules. */
+function registerComponent(entities: readonly AnyEntity[]) {
   return lazyRouteComponent(() =>
-    import('../engine/list/ListScreen').then(({ ListScreen }) => ({
-      default: function EntityListRoute() {
-        return <ListScreen entity={entity} />
+    Promise.all([import('../modules/identity/RegisterScreen'), loadNamespaces('shell', 'registry')]).then(([{ RegisterScreen }]) => ({
+      default: function RegisterRoute() {
+        return (
+          <EntitiesProvider entities={entities}>
+            <RegisterScreen />
+          </EntitiesProvider>
+        )
       },
     })),
   )
 }
 
-function formComponent(entity: AnyEntity) {
+function listComponent(entity: AnyEntity, screens: EntityScreens) {
   return lazyRouteComponent(() =>
-    import('../engine/form/FormScreen').then(({ FormRoute }) => ({
-      default: function EntityFormRoute() {
-        return <FormRoute entity={entity} />
+    (screens.list?.() ?? import('../engine/list/ListScreen').then((m) => m.ListScreen)).then((Screen) => ({
+      default: function EntityListRoute() {
+        return <Screen entity={entity} />
       },
     })),
   )
+}
+
+function formComponent(entity: AnyEntity, screens: EntityScreens) {
+  if (screens.form) {
+    const load = screens.form
+    return lazyRouteComponent(() =>
+      load().then((Screen) => ({
+        default: function EntityFormRoute() {
+          return <Screen entity={entity} />
+        },
+      })),
+    )
+  }
+  return lazyRouteComponent(() =>
+    Promise.all([import('../engine/form/FormScreen'), screens.formExtension?.()]).then(([{ FormRoute }, extension]) => ({
+      default: function EntityFormRoute() {
+        return <FormRoute entity={entity} extension={extension} />
+      },
+    })),
+  )
+}
+
+/**
+ * A route's guard: a signed-in user who does not meet the requirement goes to `/` (their
+ * dashboard) and is told why. An unknown user (no profile yet) passes: the server decides.
+ */
+function requires(requirement: Requirement | ((params: Record<string, string>) => Requirement)) {
+  return ({ params, preload }: { params: Record<string, string>; preload: boolean }) => {
+    const { user } = session.getState()
+    const needed = typeof requirement === 'function' ? requirement(params) : requirement
+    if (!user || meets(user, needed)) return
+    if (!preload) {
+      void loadNamespaces('shell')
+      notify({ kind: 'warning', key: 'access.forbidden_page' })
+    }
+    throw redirect({ to: '/', replace: true })
+  }
 }
 
 export function hrefOf(location: ParsedLocation): string {
@@ -45,15 +99,23 @@ export type SignedInRoutesOptions = {
   rootRoute: AnyRoute
   entities: readonly AnyEntity[]
   queryClient?: QueryClient
+  /** Modules' own screens by entity name; the app's when absent. */
+  screens?: ScreenMap
 }
 
-export function buildSignedInRoutes({ rootRoute, entities, queryClient }: SignedInRoutesOptions): AnyRoute {
-  // Everything below needs a session; a guest is sent to /login and comes back after (spec §2).
+export function buildSignedInRoutes({ rootRoute, entities, queryClient, screens = appScreens }: SignedInRoutesOptions): AnyRoute[] {
+  // Everything below needs a session with a role; a guest is sent to /login and comes back after (spec §2, §4).
   const appRoute = createRoute({
     getParentRoute: () => rootRoute,
     id: 'app',
-    beforeLoad: ({ location }) => {
-      if (!session.isLoggedIn()) throw redirect({ to: paths.login, search: { redirect: hrefOf(location) }, replace: true })
+    beforeLoad: ({ location, preload }) => {
+      const isLoggedIn = session.isLoggedIn()
+      if (isLoggedIn && session.getState().user?.role !== null) return
+      if (isLoggedIn && !preload) {
+        void loadNamespaces('shell')
+        notify({ kind: 'warning', key: 'access.no_role' })
+      }
+      throw redirect({ to: paths.login, search: { redirect: hrefOf(location) }, replace: true })
     },
     // The shell's and the registry's text load with the shell (the login screen has neither).
     component: lazyRouteComponent(() =>
@@ -69,23 +131,39 @@ export function buildSignedInRoutes({ rootRoute, entities, queryClient }: Signed
     ),
   })
 
+  const everyUser = requires({ level: 'user' })
   const shellRoutes = [
-    createRoute({ getParentRoute: () => appRoute, path: paths.dashboard, component: ProjectDashboard }),
-    createRoute({ getParentRoute: () => appRoute, path: paths.example, component: ExamplePage }),
-    createRoute({ getParentRoute: () => appRoute, path: paths.multiLanguageDocs, component: MultiLanguagePage }),
-    createRoute({ getParentRoute: () => appRoute, path: `${paths.passengerSearch}/$searchText`, component: PassengerSearchPage }),
+    createRoute({ getParentRoute: () => appRoute, path: paths.dashboard, beforeLoad: everyUser, component: ProjectDashboard }),
+    createRoute({ getParentRoute: () => appRoute, path: paths.example, beforeLoad: everyUser, component: ExamplePage }),
+    createRoute({ getParentRoute: () => appRoute, path: paths.multiLanguageDocs, beforeLoad: everyUser, component: MultiLanguagePage }),
+    createRoute({ getParentRoute: () => appRoute, path: paths.profile, beforeLoad: everyUser, component: ProfilePage }),
+    createRoute({ getParentRoute: () => appRoute, path: paths.inbox, beforeLoad: everyUser, component: InboxPage }),
+    // It searches people across the back-office's records: staff work.
+    createRoute({ getParentRoute: () => appRoute, path: `${paths.passengerSearch}/$searchText`, beforeLoad: requires({ level: 'staff' }), component: PassengerSearchPage }),
   ]
 
   const entityRoutes = entities.flatMap((entity) => {
-    const form = formComponent(entity)
+    const entityScreens = screens[entity.name] ?? {}
+    const form = formComponent(entity, entityScreens)
+    const formGuard = requires((params) => screenRequirement(entity, params.id === 'new' ? 'new' : 'record'))
     return [
-      createRoute({ getParentRoute: () => appRoute, path: entity.ui.listPath, component: listComponent(entity) }),
-      createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, component: form }),
-      createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, component: form }),
+      createRoute({ getParentRoute: () => appRoute, path: entity.ui.listPath, beforeLoad: requires(screenRequirement(entity, 'list')), component: listComponent(entity, entityScreens) }),
+      createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: form }),
+      createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form }),
     ]
   })
 
-  return appRoute.addChildren([...shellRoutes, ...entityRoutes])
+  // Guest-only (spec §2, §6), like /login: a user with a role has an account already.
+  const registerRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: paths.register,
+    beforeLoad: () => {
+      if (session.isLoggedIn() && session.getState().user?.role !== null) throw redirect({ to: paths.dashboard, replace: true })
+    },
+    component: registerComponent(entities),
+  })
+
+  return [appRoute.addChildren([...shellRoutes, ...entityRoutes]), registerRoute]
 }
 
 export type BuildSignedInRoutes = typeof buildSignedInRoutes

@@ -133,6 +133,12 @@ export function LoginScreen() {
               {t('auth.reset_password')}
             </Link>
           </p>
+          <p className="mt-2 text-center text-sm text-slate-500 dark:text-slate-400">
+            {t('auth.no_account')}{' '}
+            <Link to={paths.register} className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+              {t('auth.register')}
+            </Link>
+          </p>
         </div>
       </main>
       <aside className="relative hidden flex-1 overflow-hidden bg-slate-900 lg:flex lg:items-center lg:justify-center">

@@ -1,13 +1,14 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
-import { lazy, Suspense, useEffect, useMemo } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { sharedQueryClient } from '../app/query-client'
 import { session } from '../auth/session'
 import { useCurrentUser } from '../auth/useCurrentUser'
-import { useEntities } from '../engine/entities-context'
 import { Layout1 } from './layouts/Layout1'
-import { buildNavigation } from './navigation'
+import { useNavigation } from './useNavigation'
 import { FloatingButtons, OpenPanel } from './panels/Panels'
 import { connectSettings, useSettings } from './settings/store'
+import { clearFeedbackHistory, recordFeedback } from '../engine/ui/feedback-history'
+import { useFeedback } from '../engine/ui/notifications'
 import { PageSpinner } from '../engine/ui/PageSpinner'
 
 // Layouts 2 and 3 load when chosen; layout 1 is the default and comes with the shell.
@@ -22,23 +23,32 @@ export function Shell({ queryClient }: { queryClient?: QueryClient }) {
   useEffect(
     () =>
       session.subscribe(() => {
-        if (!session.getState().isLoggedIn) client.clear()
+        if (session.getState().isLoggedIn) return
+        client.clear()
+        clearFeedbackHistory()
       }),
     [client],
   )
   return (
     <QueryClientProvider client={client}>
+      <FeedbackRecorder />
       <Layout />
     </QueryClientProvider>
   )
 }
 
+/** Keeps the session's messages for the Inbox. */
+function FeedbackRecorder() {
+  const feedback = useFeedback()
+  useEffect(() => recordFeedback(feedback), [feedback])
+  return null
+}
+
 /** The layout the settings choose (spec §2), the floating buttons and the open panel. */
 function Layout() {
-  const entities = useEntities()
   const user = useCurrentUser()
   const settings = useSettings()
-  const items = useMemo(() => buildNavigation(entities), [entities])
+  const items = useNavigation()
   useEffect(() => connectSettings(), [])
   const role = user?.role ?? null
   return (

@@ -1,20 +1,38 @@
+import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
+import { paths } from '../app/paths'
 import { session } from '../auth/session'
 import { useCurrentUser } from '../auth/useCurrentUser'
-import { Icon } from '../engine/ui/icons'
+import { Icon, type IconName } from '../engine/ui/icons'
+import { Avatar } from './Avatar'
 import { DropdownMenu, menuItemClass } from './DropdownMenu'
 
-function initialsOf(name: string): string {
-  const parts = name.replace(/@.*/, '').split(/[\s._-]+/).filter(Boolean)
-  return (parts.length > 1 ? `${parts[0]![0]}${parts[1]![0]}` : name.slice(0, 2)).toUpperCase()
+/** A role name as people read it: the built-in ones translated, others `SALES_CLERK` → "sales clerk" (capitalised by CSS). */
+export function useRoleLabel() {
+  const { t } = useTranslation()
+  return (role: string | null) => (role ? t(`roles.${role.toUpperCase()}`, { defaultValue: role.toLowerCase().replace(/_/g, ' ') }) : t('toolbar.guest'))
 }
 
-/** The user menu (spec §2): name, role (Guest when none) and Logout. */
+function MenuLink({ to, icon, label, close }: { to: string; icon: IconName; label: string; close: () => void }) {
+  return (
+    <Link to={to} role="menuitem" className={menuItemClass} onClick={close}>
+      <Icon name={icon} className="size-4" />
+      {label}
+    </Link>
+  )
+}
+
+/**
+ * The user menu (spec §2): the user's name and role (Guest when none) with My Profile,
+ * Inbox and Logout; a guest — nobody signed in, or a user without a role — gets Login and
+ * Register instead.
+ */
 export function UserMenu() {
   const { t } = useTranslation()
+  const roleLabel = useRoleLabel()
   const user = useCurrentUser()
   const name = user?.displayName ?? ''
-  const role = user?.role ?? t('toolbar.guest')
+  const isGuest = !user || user.role === null
   return (
     <DropdownMenu
       label={t('toolbar.user_menu')}
@@ -23,36 +41,45 @@ export function UserMenu() {
       button={
         <>
           <span className="sr-only">{t('toolbar.user_menu')}</span>
-          {user?.photoURL ? (
-            <img src={user.photoURL} alt="" className="size-8 rounded-full object-cover" />
-          ) : (
-            <span className="flex size-8 items-center justify-center rounded-full bg-th-accent text-xs font-semibold text-th-accent-fg" aria-hidden="true">
-              {name ? initialsOf(name) : <Icon name="users" className="size-4" />}
-            </span>
-          )}
+          <Avatar src={user?.photoURL} name={name} />
           <span className="hidden min-w-0 sm:block">
-            <span className="block max-w-40 truncate text-sm font-medium text-th-fg">{name || '…'}</span>
-            <span className="block truncate text-xs capitalize text-th-muted">{role}</span>
+            <span className="block max-w-40 truncate text-sm font-medium text-th-fg">{name || t('toolbar.guest')}</span>
+            {user && (
+              <span className="block truncate text-xs capitalize text-th-muted" data-testid="user-role">
+                {roleLabel(user.role)}
+              </span>
+            )}
           </span>
           <Icon name="chevronDown" className="hidden size-4 text-th-muted sm:block" />
         </>
       }
       header={user?.email ? <div className="truncate border-b border-th-border px-3 pt-1.5 pb-2 text-xs text-th-muted">{user.email}</div> : undefined}
     >
-      {(close) => (
-        <button
-          type="button"
-          role="menuitem"
-          className={menuItemClass}
-          onClick={() => {
-            close()
-            session.logout()
-          }}
-        >
-          <Icon name="logout" className="flip-rtl size-4" />
-          {t('toolbar.logout')}
-        </button>
-      )}
+      {(close) =>
+        isGuest ? (
+          <>
+            <MenuLink to={paths.login} icon="login" label={t('toolbar.login')} close={close} />
+            <MenuLink to={paths.register} icon="userPlus" label={t('toolbar.register')} close={close} />
+          </>
+        ) : (
+          <>
+            <MenuLink to={paths.profile} icon="userCircle" label={t('toolbar.my_profile')} close={close} />
+            <MenuLink to={paths.inbox} icon="inbox" label={t('toolbar.inbox')} close={close} />
+            <button
+              type="button"
+              role="menuitem"
+              className={menuItemClass}
+              onClick={() => {
+                close()
+                session.logout()
+              }}
+            >
+              <Icon name="logout" className="flip-rtl size-4" />
+              {t('toolbar.logout')}
+            </button>
+          </>
+        )
+      }
     </DropdownMenu>
   )
 }

@@ -5,9 +5,11 @@ import { languages } from '../i18n'
 
 /**
  * The navigation, as data (spec §2 item shape: id, title, translate, type, icon, url,
- * badge, children, exact, target). Built from the registry plus a small grouping table; a
- * registered entity that no group names still appears, under "Other". The server's role
- * menus will replace the grouping table without changing the shape.
+ * badge, children, exact, target). It comes from the server's menu for the user's role
+ * (`nested_menu_item_by_user_role/`, api-contract §3.4), adapted to this shape and filtered
+ * again by the user's permissions; the shell's own pages follow. When the menu cannot be
+ * read, the registry gives one: a small grouping table, and a registered entity that no
+ * group names appears under "Other".
  *
  * Types: a `group` is a heading over its children; a `collapse` opens and closes its
  * children; an `item` is a route of the app; a `link` is a plain address (`target` may
@@ -71,7 +73,7 @@ function entityItem(entity: AnyEntity, icon: IconName): NavigationItem {
 }
 
 /** The shell's own pages, after the modules. */
-function pageItems(): NavigationItem[] {
+export function pageItems(): NavigationItem[] {
   return [
     { id: 'divider-pages', title: '', type: 'divider' },
     {
@@ -150,6 +152,11 @@ export function isVisibleTo(item: NavigationItem, role: string | null): boolean 
   return role !== null && item.auth.includes(role)
 }
 
+/** An item's label: its translation, or its title when the catalogue has no such key (a menu row an admin added). */
+export function labelOf(t: (key: string, options: { defaultValue: string }) => string, item: Pick<NavigationItem, 'translate' | 'title'>): string {
+  return item.translate ? t(item.translate, { defaultValue: item.title }) : item.title
+}
+
 /** Every item and link with an address, depth first (the shortcuts search runs over these). */
 export function flattenNavigation(items: readonly NavigationItem[]): NavigationItem[] {
   return items.flatMap((item) => [...(item.url && (item.type === 'item' || item.type === 'link') ? [item] : []), ...flattenNavigation(item.children ?? [])])
@@ -171,4 +178,105 @@ export function searchNavigation<T extends { title: string }>(items: readonly T[
   const needle = foldForSearch(query.trim())
   if (needle === '') return []
   return items.filter((item) => foldForSearch(item.title).includes(needle)).slice(0, max)
+}
+
+// ---------------------------------------------------------------- the server's menu
+
+/** A row of the server's nested menu (api-contract §3.4). */
+export type MenuItemNode = {
+  id: number
+  parent: number | null
+  menu_id: string | null
+  title: string | null
+  translate: string
+  type: NavigationType
+  icon: string | null
+  url: string | null
+  exact: boolean
+  children: MenuItemNode[]
+}
+
+/** The menu rows carry Material icon names (as the original's did); the shell draws its own. */
+const iconOfMaterial: Readonly<Record<string, IconName>> = {
+  dashboard: 'dashboard',
+  people: 'users',
+  person: 'users',
+  person_outline: 'users',
+  account_circle: 'userCircle',
+  manage_accounts: 'users',
+  business: 'building',
+  badge: 'badge',
+  school: 'book',
+  article: 'document',
+  description: 'document',
+  menu: 'menu',
+  menu_open: 'menu',
+  list: 'list',
+  image: 'camera',
+  label: 'badge',
+  rss_feed: 'document',
+  settings: 'cog',
+  tune: 'adjustments',
+  category: 'folder',
+  public: 'globe',
+  location_city: 'map',
+  local_police: 'shield',
+  store: 'store',
+  vpn_key: 'key',
+  admin_panel_settings: 'shield',
+  support: 'info',
+  support_agent: 'info',
+  slideshow: 'camera',
+  point_of_sale: 'store',
+  account_balance: 'building',
+  local_shipping: 'map',
+}
+
+const isNavigationType = (v: unknown): v is NavigationType => v === 'group' || v === 'collapse' || v === 'item' || v === 'link' || v === 'divider'
+
+/** The server's menu in the navigation's shape. */
+export function adaptMenu(nodes: readonly MenuItemNode[]): NavigationItem[] {
+  return nodes.flatMap((node) => {
+    if (!isNavigationType(node.type)) return []
+    const children = adaptMenu(node.children ?? [])
+    const item: NavigationItem = {
+      id: node.menu_id || `menu-${node.id}`,
+      title: node.title || node.translate,
+      translate: node.translate || undefined,
+      type: node.type,
+      icon: (node.icon && iconOfMaterial[node.icon]) || (node.type === 'item' ? 'folder' : undefined),
+      url: node.url || undefined,
+      exact: node.exact,
+    }
+    return [children.length > 0 ? { ...item, children } : item]
+  })
+}
+
+export type NavigationAccess = {
+  entities: readonly AnyEntity[]
+  can: (permission: string) => boolean
+}
+
+/** The shell's fixed pages any signed-in user with a role may open. */
+const shellPages: ReadonlySet<string> = new Set([paths.dashboard, paths.example, paths.multiLanguageDocs, paths.profile, paths.inbox])
+
+/**
+ * What the user may open (decisions.md: the role's menu, filtered again by permission):
+ * an item that opens a registry list needs that entity's LIST permission; an item whose
+ * address is no screen of this app is left out (its module is not built yet); a group or
+ * collapse left without children goes too. Links (plain addresses) and dividers stay.
+ */
+export function filterNavigation(items: readonly NavigationItem[], access: NavigationAccess): NavigationItem[] {
+  const listPermission = new Map(access.entities.map((e) => [e.ui.listPath, e.permissions.LIST]))
+  const keep = (item: NavigationItem): NavigationItem | null => {
+    if (item.type === 'group' || item.type === 'collapse') {
+      const children = (item.children ?? []).map(keep).filter((c): c is NavigationItem => c !== null)
+      return children.some((c) => c.type !== 'divider') ? { ...item, children } : null
+    }
+    if (item.type !== 'item' || !item.url) return item.type === 'link' && !item.url ? null : item
+    const permission = listPermission.get(item.url)
+    if (permission !== undefined) return access.can(permission) ? item : null
+    return shellPages.has(item.url) ? item : null
+  }
+  return items.map(keep).filter((i): i is NavigationItem => i !== null)
 }

@@ -8,7 +8,7 @@ import { createAppRouter } from '../../src/app/router'
 import { buildSignedInRoutes } from '../../src/app/signed-in-routes'
 import { changeLanguage, i18n } from '../../src/i18n'
 import { buildNavigation, type NavigationItem } from '../../src/shell/navigation'
-import { api, cityHandlers, envelope, storeSession } from './support/fixtures'
+import { api, cityHandlers, envelope, menuNode, registryMenu, storeSession, userMenuAnswers } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
 
@@ -63,6 +63,8 @@ describe('routes and screens come from the entity list', () => {
         created = await request.json()
         return HttpResponse.json({ id: 3 }, { status: 201 })
       }),
+      // The role's menu names it like any other screen.
+      userMenuAnswers([...registryMenu(), menuNode(90, { translate: 'entity.gadget.other', url: gadget.ui.listPath })]),
     )
     const { user, router } = await renderApp('/apps/gadget-management/gadgets', { entities: withGadget })
     expect(await screen.findByRole('heading', { name: 'Gadgets' })).toBeInTheDocument()
@@ -72,7 +74,7 @@ describe('routes and screens come from the entity list', () => {
     expect(within(sprocket).getByText('Small')).toBeInTheDocument()
     expect(within(sprocket).getByText('Yes')).toBeInTheDocument()
     expect(within(sprocket).getByText('Mar 1, 2026')).toBeInTheDocument()
-    // It is in the navigation too, under "Other".
+    // It is in the navigation too, where the role's menu puts it.
     expect(within(screen.getByRole('navigation')).getByRole('link', { name: 'Gadgets' })).toHaveAttribute('href', '/apps/gadget-management/gadgets')
 
     await user.click(screen.getByRole('link', { name: 'New' }))
@@ -125,7 +127,7 @@ describe('navigation', () => {
     server.use(http.get(api('/:entity/api/v1/:same/all/'), () => HttpResponse.json(envelope('x', [], 1, 1, 0))))
     const { user } = await renderApp('/apps/dashboards/project')
     const nav = await screen.findByRole('navigation', { name: 'Main navigation' })
-    expect(within(nav).getByText('Employee Management')).toBeInTheDocument()
+    expect(await within(nav).findByText('Employee Management')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: /^Language/ }))
     await user.click(screen.getByRole('menuitemradio', { name: /العربية/ }))
     await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'))

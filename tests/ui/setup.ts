@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { changeLanguage, initI18n } from '../../src/i18n'
+import { clearFeedbackHistory } from '../../src/engine/ui/feedback-history'
 import { clearNotices } from '../../src/engine/ui/notifications'
 import { setFoldedOpen, setMobileOpen } from '../../src/shell/navbar/navbar-state'
 import { setOpenPanel } from '../../src/shell/panels/panel-state'
@@ -30,6 +31,7 @@ afterEach(async () => {
   cleanup()
   await changeLanguage('en')
   clearNotices()
+  clearFeedbackHistory()
   server.resetHandlers()
   localStorage.clear()
   sessionStorage.clear()

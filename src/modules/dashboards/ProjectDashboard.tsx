@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
+import { useAccess } from '../../auth/useAccess'
 import { useEntities } from '../../engine/entities-context'
 import type { AnyEntity } from '../../engine/entity-api'
 import { useEntityCount } from '../../engine/queries'
@@ -41,21 +42,31 @@ function EntityCard({ entity }: { entity: AnyEntity }) {
   )
 }
 
-/** `/apps/dashboards/project`: a card per registered entity with its record count. */
+/**
+ * `/apps/dashboards/project`: a card per registered entity the user may list, with its
+ * record count. A role that lists nothing (a registered USER) sees no back-office data.
+ */
 export function ProjectDashboard() {
   const { t } = useTranslation()
-  const entities = useEntities()
+  const access = useAccess()
+  const entities = useEntities().filter((entity) => access.can(entity.permissions.LIST))
   return (
     <div>
       <header className="mb-6">
         <h1 className="text-2xl font-semibold tracking-tight">{t('dashboard.title')}</h1>
         <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('dashboard.subtitle')}</p>
       </header>
-      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        {entities.map((entity) => (
-          <EntityCard key={entity.name} entity={entity} />
-        ))}
-      </ul>
+      {entities.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 px-6 py-12 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400" data-testid="dashboard-empty">
+          {t('dashboard.nothing')}
+        </p>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          {entities.map((entity) => (
+            <EntityCard key={entity.name} entity={entity} />
+          ))}
+        </ul>
+      )}
     </div>
   )
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '../../engine/ui/icons'
 import { toolbarButtonClass } from '../DropdownMenu'
 import { Logo } from '../Logo'
-import { flattenNavigation, type NavigationItem } from '../navigation'
+import { flattenNavigation, labelOf, type NavigationItem } from '../navigation'
 import { NavbarToggle } from '../navbar/SideNavbar'
 import { QuickPanelToggle } from '../panels/Panels'
 import { togglePanel } from '../panels/panel-state'
@@ -129,7 +129,7 @@ export function SidePanel({ side, settings, items }: { side: 'left' | 'right'; s
     >
       {side === 'left'
         ? pinned.map((item) => (
-            <Link key={item.id} to={item.url} className={toolbarButtonClass} title={item.translate ? t(item.translate) : item.title} aria-label={item.translate ? t(item.translate) : item.title}>
+            <Link key={item.id} to={item.url} className={toolbarButtonClass} title={labelOf(t, item)} aria-label={labelOf(t, item)}>
               <Icon name={item.icon ?? 'document'} className="size-5" />
             </Link>
           ))

@@ -2,7 +2,7 @@ import { Link, useRouterState } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '../../engine/ui/icons'
-import { isVisibleTo, type NavigationItem } from '../navigation'
+import { isVisibleTo, labelOf, type NavigationItem } from '../navigation'
 
 /**
  * The vertical navigation of the side navbar, from the item data: group headings,
@@ -16,7 +16,7 @@ const activeClass = 'bg-th-accent-soft text-th-accent-text hover:text-th-accent-
 
 export function useLabel() {
   const { t } = useTranslation()
-  return (item: NavigationItem) => (item.translate ? t(item.translate) : item.title)
+  return (item: NavigationItem) => labelOf(t, item)
 }
 
 export function Badge({ badge }: { badge: NonNullable<NavigationItem['badge']> }) {

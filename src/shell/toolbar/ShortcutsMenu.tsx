@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'rea
 import { useTranslation } from 'react-i18next'
 import { Icon } from '../../engine/ui/icons'
 import { toolbarButtonClass } from '../DropdownMenu'
-import { flattenNavigation, type NavigationItem } from '../navigation'
+import { flattenNavigation, labelOf, type NavigationItem } from '../navigation'
 import { useSettings } from '../settings/store'
 
 const ShortcutsPanel = lazy(() => import('./ShortcutsPanel').then((m) => ({ default: m.ShortcutsPanel })))
@@ -25,7 +25,7 @@ export function ShortcutsMenu({ items }: { items: readonly NavigationItem[] }) {
   const panelId = useId()
 
   const entries = useMemo<ShortcutEntry[]>(
-    () => flattenNavigation(items).map((item) => ({ id: item.id, title: item.translate ? t(item.translate) : item.title, url: item.url!, icon: item.icon })),
+    () => flattenNavigation(items).map((item) => ({ id: item.id, title: labelOf(t, item), url: item.url!, icon: item.icon })),
     [items, t],
   )
   const byId = useMemo(() => new Map(entries.map((e) => [e.id, e])), [entries])

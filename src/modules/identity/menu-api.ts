@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query'
+import { apiRequest } from '../../engine/api'
+import type { AnyEntity } from '../../engine/entity-api'
+import { entityKeys } from '../../engine/queries'
+import type { MenuItemNode } from '../../shell/navigation'
+
+/** The menu item routes beyond the generic ones (api-contract §3.4). */
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function menuOf(body: unknown): MenuItemNode[] {
+  if (!isRecord(body) || !Array.isArray(body.menu_items)) throw new Error('Unexpected answer for a menu')
+  return body.menu_items as MenuItemNode[]
+}
+
+/** Every menu item as a tree (`nested_menu_item_without_pagination/all/`). */
+export function useMenuTree(menuItem: AnyEntity | undefined) {
+  return useQuery({
+    queryKey: [...entityKeys.all(menuItem?.name ?? 'menu_item'), 'tree'],
+    queryFn: async ({ signal }) => menuOf(await apiRequest(`${menuItem!.api.base}/nested_menu_item_without_pagination/all/`, { signal })),
+    enabled: menuItem !== undefined,
+  })
+}
+
+/** A role's menu (`nested_menu_item_by_role_id/{role_id}`): what the role-menu form starts from. */
+export function useRoleMenu(menuItem: AnyEntity | undefined, roleMenuEntity: AnyEntity | undefined, roleId: number | null) {
+  return useQuery({
+    queryKey: [...entityKeys.all(roleMenuEntity?.name ?? 'role_menu'), 'by-role', roleId],
+    queryFn: async ({ signal }) => menuOf(await apiRequest(`${menuItem!.api.base}/nested_menu_item_by_role_id/${roleId}`, { signal })),
+    enabled: menuItem !== undefined && roleId !== null,
+    staleTime: 0,
+  })
+}

@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query'
+import { useMemo } from 'react'
+import { useAccess } from '../auth/useAccess'
+import { apiRequest } from '../engine/api'
+import { useEntities } from '../engine/entities-context'
+import { adaptMenu, buildNavigation, filterNavigation, pageItems, type MenuItemNode, type NavigationItem } from './navigation'
+
+/** The sidebar of the caller's role (api-contract §3.4). */
+export const USER_MENU_PATH = '/menu_item/api/v1/menu_item/nested_menu_item_by_user_role/'
+
+export const navigationKey = ['navigation'] as const
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+async function fetchUserMenu(signal: AbortSignal): Promise<MenuItemNode[]> {
+  const body = await apiRequest(USER_MENU_PATH, { signal })
+  if (!isRecord(body) || !Array.isArray(body.menu_items)) throw new Error('Unexpected answer for the menu')
+  return body.menu_items as MenuItemNode[]
+}
+
+/**
+ * The signed-in user's navigation: their role's menu filtered by their permissions, then
+ * the shell's pages. Nothing but those pages while the menu loads; the registry's
+ * navigation (filtered the same way) when the menu cannot be read.
+ */
+export function useNavigation(): NavigationItem[] {
+  const entities = useEntities()
+  const access = useAccess()
+  const menu = useQuery({
+    queryKey: [...navigationKey, access.user?.id ?? null],
+    queryFn: ({ signal }) => fetchUserMenu(signal),
+    staleTime: 5 * 60_000,
+  })
+  const { data, isError } = menu
+  return useMemo(() => {
+    const rights = { entities, can: access.can }
+    if (data) return [...filterNavigation(adaptMenu(data), rights), ...pageItems()]
+    if (isError) return filterNavigation(buildNavigation(entities), rights)
+    return pageItems()
+  }, [data, isError, entities, access])
+}
