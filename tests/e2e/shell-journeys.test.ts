@@ -124,6 +124,15 @@ describe('accessibility (axe): no serious or critical violations', () => {
   it('on a list and on a form, in the default theme', async () => {
     const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true })
     await signIn(fresh)
+    // Layout settings follow the user (issue 3): the journey above saved teal-dark and layout 2 for the admin.
+    await fresh.evaluate(() =>
+      fetch('/api/auth/user/update', {
+        method: 'POST',
+        headers: { authorization: localStorage.getItem('jwt_access_token') ?? '', 'content-type': 'application/json' },
+        body: JSON.stringify({ settings: null }),
+      }),
+    )
+    await fresh.evaluate(() => localStorage.removeItem('layout_settings'))
     await fresh.goto(`${server.url}/apps/thana-management/thanas`)
     await fresh.locator('tbody tr').nth(3).waitFor()
     expect(await seriousViolations(fresh)).toEqual([])
