@@ -229,7 +229,8 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
               </button>
             </div>
           )}
-          <div className="overflow-x-auto">
+          {/* Positioned, so a visually hidden header of a wide table scrolls with it instead of widening the page. */}
+          <div className="relative overflow-x-auto">
             <table className="min-w-full text-sm" aria-busy={query.isFetching}>
               <thead className="border-b border-slate-200 bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400">
                 {table.getHeaderGroups().map((group) => (
