@@ -1,9 +1,10 @@
 /**
  * Screenshots of the main screens for a human to look at (not a test): login, the police
- * station list, and a police station form with the district select open; light and dark,
- * English and Arabic (RTL); then the police station list in layouts 1, 2 and 3, light and
- * dark, left to right and right to left. Also prints the gzip size of the JavaScript each
- * route loads.
+ * station list, a police station form with the district select open, and the identity
+ * screens (the users list, the role form's grouped permissions, the role-menu tree,
+ * register and profile); light and dark, English and Arabic (RTL); then the police station
+ * list in layouts 1, 2 and 3, light and dark, left to right and right to left. Also prints
+ * the gzip size of the JavaScript each route loads.
  *
  *   npx vite build && DATA_DIR=/tmp/somedir PORT=3000 npx tsx server/main.ts &
  *   BASE_URL=http://localhost:3000 npx tsx tests/e2e/screenshots.ts [outDir]
@@ -34,6 +35,13 @@ async function signIn(): Promise<string> {
   if (!response.ok) throw new Error(`login failed: ${response.status}`)
   const body = (await response.json()) as { access: string; id: number }
   return JSON.stringify({ jwt_access_token: `Bearer ${body.access}`, user_id: String(body.id) })
+}
+
+async function roleIdNamed(name: string, token: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/role/api/v1/role/search/?name=${name}`, { headers: { authorization: token } })
+  const role = ((await response.json()) as { roles: { id: number; name: string }[] }).roles.find((r) => r.name === name)
+  if (!role) throw new Error(`no role ${name}`)
+  return role.id
 }
 
 /** The layout settings (src/shell/settings) as localStorage holds them. */
@@ -82,6 +90,7 @@ async function main(): Promise<void> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
   const session = JSON.parse(await signIn()) as Record<string, string>
+  const staffRoleId = await roleIdNamed('STAFF', session.jwt_access_token!)
 
   for (const variant of variants) {
     const tag = `${variant.language}-${variant.theme}`
@@ -116,7 +125,37 @@ async function main(): Promise<void> {
     await district.click()
     await page.getByRole('option').nth(3).waitFor()
     await page.screenshot({ path: join(outDir, `form-${tag}.png`) })
+
+    // Identity and access (issue 3).
+    await page.goto(`${baseUrl}/apps/users-management/userslist`)
+    await page.locator('tbody tr').nth(1).waitFor()
+    await page.waitForLoadState('networkidle')
+    await page.screenshot({ path: join(outDir, `users-${tag}.png`) })
+
+    await page.goto(`${baseUrl}/apps/roles-management/roles/${staffRoleId}/STAFF`)
+    await page.locator('fieldset[data-testid^="permission-group-"]').nth(5).waitFor()
+    await page.waitForLoadState('networkidle')
+    await page.screenshot({ path: join(outDir, `role-${tag}.png`), fullPage: true })
+
+    await page.goto(`${baseUrl}/apps/roleMenu-management/roleMenus/${staffRoleId}/STAFF`)
+    await page.getByTestId('menu-tree').waitFor()
+    await page.waitForLoadState('networkidle')
+    await page.screenshot({ path: join(outDir, `role-menu-${tag}.png`), fullPage: true })
+
+    await page.goto(`${baseUrl}/pages/profile`)
+    await page.getByRole('textbox').first().waitFor()
+    await page.waitForLoadState('networkidle')
+    await page.screenshot({ path: join(outDir, `profile-${tag}.png`), fullPage: true })
     await context.close()
+
+    const guest = await newContext(browser, variant, {})
+    const register = await guest.newPage()
+    watchErrors(register, `${tag} register`)
+    await register.goto(`${baseUrl}/register`)
+    await register.getByRole('textbox').first().waitFor()
+    await register.waitForLoadState('networkidle')
+    await register.screenshot({ path: join(outDir, `register-${tag}.png`) })
+    await guest.close()
   }
 
   for (const layout of ['layout1', 'layout2', 'layout3'] as const) {
