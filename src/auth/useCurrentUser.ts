@@ -1,33 +1,27 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { apiRequest } from '../engine/api'
-import { session, userOf, type SessionUser } from './session'
+import { session, type SessionUser } from './session'
+import { signInWithToken } from './token-sign-in'
 import { useSession } from './useSession'
 
-export const userPath = (id: number) => `/user/api/v1/user/${id}`
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-
-export function userOfAnswer(body: unknown, id: number): SessionUser | null {
-  return isRecord(body) ? userOf(body, id) : null
-}
-
 /**
- * The signed-in user. Known right after login; after a reload it is fetched once from the
- * user endpoint (spec §7: `user endpoint + id`, errors ignored).
+ * The signed-in user. Known from the login or the start-up sign-in; should a session be
+ * without its user (storage changed by hand, say), the stored token signs in again to
+ * learn it — the user resource's `{id}` answers the role as an id, and the guard and the
+ * navigation need its name and permissions.
  */
 export function useCurrentUser(): SessionUser | null {
   const { user, userId, isLoggedIn } = useSession()
-  const shouldFetch = isLoggedIn && user === null && userId !== null
+  const shouldFetch = isLoggedIn && user === null
   const { data } = useQuery({
-    queryKey: ['user', userId],
-    queryFn: async ({ signal }) => userOfAnswer(await apiRequest(userPath(userId!), { signal }), userId!),
+    queryKey: ['session-user', userId],
+    queryFn: () => signInWithToken(),
     enabled: shouldFetch,
     retry: false,
     staleTime: Infinity,
   })
   useEffect(() => {
-    if (shouldFetch && data) session.setUser(data)
+    if (shouldFetch && data) session.signIn(data)
   }, [shouldFetch, data])
-  return user ?? data ?? null
+  return user
 }

@@ -160,6 +160,23 @@ describe('ending a session', () => {
   })
 })
 
+describe('a session without its user', () => {
+  it('signs in again with the token to learn the user when another tab leaves only a new user id', async () => {
+    storeSessionOf(adminUser)
+    server.use(thanaList)
+    await renderApp('/apps/thana-management/thanas')
+    await screen.findByText('Gulshan')
+    server.use(accessTokenAnswers({ ...adminUser, id: 2, username: 'second-admin' }))
+    act(() => {
+      localStorage.setItem('user_id', '2')
+      localStorage.removeItem('user_profile')
+      window.dispatchEvent(new StorageEvent('storage', { key: 'user_id', oldValue: '1', newValue: '2' }))
+    })
+    await waitFor(() => expect(session.getState().user).toMatchObject({ id: 2, displayName: 'second-admin', isAdmin: true }))
+    expect(await within(screen.getByTestId('toolbar')).findByText('second-admin')).toBeInTheDocument()
+  })
+})
+
 describe('site settings at start-up (spec §1, §7)', () => {
   afterEach(() => {
     document.title = 'No title'
