@@ -190,6 +190,20 @@ describe('route guard (spec §4, §6)', () => {
   })
 })
 
+describe('forms follow the permissions too', () => {
+  it('leaves out an optional reference whose target the user may not list (no roles to offer a staff member)', async () => {
+    signedInAs({ ...clerkUser, permissions: ['EMPLOYEE_LIST', 'EMPLOYEE_CREATE', 'DEPARTMENT_LIST', 'BRANCH_LIST', 'THANA_LIST'] })
+    server.use(anyCount)
+    await renderApp('/apps/employee-management/employees/new')
+    await screen.findByRole('heading', { name: 'New Employee' })
+    expect(screen.getByRole('combobox', { name: 'Department' })).toBeInTheDocument()
+    expect(screen.queryByRole('combobox', { name: 'Role' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('combobox', { name: 'Designation' })).not.toBeInTheDocument()
+    // A required one stays: the server will say what is missing.
+    expect(screen.getByRole('combobox', { name: /^Branch/ })).toBeInTheDocument()
+  })
+})
+
 describe('user menu (spec §2)', () => {
   it('shows the role name with My Profile, Inbox and Logout to a signed-in user', async () => {
     signedInAs(clerkUser)

@@ -3,7 +3,9 @@ import { useBlocker, useNavigate } from '@tanstack/react-router'
 import { useEffect, useMemo, useRef } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
+import { useEntities } from '../entities-context'
 import type { AnyField, Message } from '../../../schema/kit'
 import { createRecord, updateRecord, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
@@ -28,11 +30,20 @@ export function useFormController({ entity, row, extension = noExtension }: { en
   const isNew = row === null
   const context: FormContext = useMemo(() => ({ entity, row, isNew }), [entity, row, isNew])
   const labelKey = useMemo(() => (field: string) => extension.labels?.[field] ?? entity.fieldLabelKey(field), [entity, extension])
+  const access = useAccess()
+  const entities = useEntities()
   const hidden = useMemo(() => {
     // Read-only fields are the server's to set (`last_login`): nothing to enter.
     const readOnly = entity.fieldNames.filter((name) => entity.fields[name]!.isReadOnly)
-    return new Set([...readOnly, ...(extension.hiddenFields?.(context) ?? [])])
-  }, [entity, extension, context])
+    // An optional reference whose target the user may not list has nothing to pick from
+    // (a staff member's employee form has no roles to offer): left out, the stored value stays.
+    const unpickable = entity.fieldNames.filter((name) => {
+      const field = entity.fields[name]!
+      const target = field.ref && !field.isRequired ? entities.find((e) => e.name === field.ref!.target) : undefined
+      return target !== undefined && !access.can(target.permissions.LIST)
+    })
+    return new Set([...readOnly, ...unpickable, ...(extension.hiddenFields?.(context) ?? [])])
+  }, [entity, entities, access, extension, context])
   const extraFields = useMemo(() => (extension.extraFields ?? []).filter((x) => x.isShown?.(context) ?? true), [extension, context])
   /** The form's fields and extra inputs, in order. */
   const fieldNames = useMemo(
