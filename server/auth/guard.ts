@@ -15,6 +15,8 @@ declare module 'fastify' {
     isPublic?: boolean
     /** Path parameter holding a user id: that user passes without the permission (their own row). */
     selfParam?: string
+    /** Query parameter holding a user id, with the same meaning (checks about one's own row). */
+    selfQuery?: string
   }
 }
 
@@ -49,12 +51,13 @@ export function authenticate(db: Db, secret: string) {
 }
 
 export async function authorize(request: FastifyRequest): Promise<void> {
-  const { permission, isPublic, selfParam } = request.routeOptions.config
+  const { permission, isPublic, selfParam, selfQuery } = request.routeOptions.config
   if (isPublic) return
   const principal = request.principal
   if (!principal) throw new UnauthorizedError('Authentication credentials were not provided.')
   if (permission === undefined) return
   if (selfParam && String((request.params as Record<string, unknown>)[selfParam]) === String(principal.id)) return
+  if (selfQuery && String((request.query as Record<string, unknown>)[selfQuery]) === String(principal.id)) return
   const wanted = typeof permission === 'string' ? [permission] : permission
   if (!wanted.some((p) => can(principal, p))) throw new ForbiddenError(`You don't have these permissions [${wanted.join(', ')}]`)
 }

@@ -64,7 +64,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
     for (const when of ['create', 'update'] as const) {
       app.get<{ Querystring: Record<string, unknown> }>(
         `${base}/check_${field}_when_${when}/`,
-        { config: { permission: when === 'create' ? createPermissions : updatePermissions } },
+        // Anyone may check their own profile's values while editing it (`user=<own id>`).
+        { config: when === 'create' ? { permission: createPermissions } : { permission: updatePermissions, selfQuery: 'user' } },
         async (request) => {
           const raw = request.query[field]
           if (typeof raw !== 'string' || raw.trim() === '') throw new BusinessError(`${label} can't be null.`)
