@@ -1,5 +1,6 @@
 import { bodyOf, errorOfBody, ApiError, NETWORK_ERROR_STATUS } from '../engine/api-error'
 import { currentLanguage } from '../i18n'
+import { applyStoredSettings, SETTINGS_EVENT, SETTINGS_KEY } from '../shell/settings/boot'
 import type { LoginAnswer } from './session'
 
 export const LOGIN_PATH = '/user/api/v1/user/login/'
@@ -33,6 +34,17 @@ async function guestRequest(path: string, init: { method?: 'GET' | 'POST'; json?
 export async function login(credentials: Credentials): Promise<LoginAnswer> {
   const body = await guestRequest(LOGIN_PATH, { method: 'POST', json: credentials })
   if (!isRecord(body) || typeof body.access !== 'string' || typeof body.id !== 'number') throw new Error('Unexpected login answer')
+  // The user's layout settings follow them to this device: in place before the shell loads,
+  // and handed to the settings store if it is already running (a second sign-in).
+  if (isRecord(body.settings)) {
+    try {
+      globalThis.localStorage?.setItem(SETTINGS_KEY, JSON.stringify(body.settings))
+    } catch {
+      // Storage unavailable: the defaults for this page.
+    }
+    applyStoredSettings()
+    globalThis.dispatchEvent?.(new CustomEvent(SETTINGS_EVENT, { detail: body.settings }))
+  }
   return body as LoginAnswer
 }
 

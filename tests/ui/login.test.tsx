@@ -70,6 +70,25 @@ describe('login screen', () => {
     expect(await screen.findByRole('heading', { name: 'Project dashboard' })).toBeInTheDocument()
   })
 
+  it("brings the user's saved layout settings to this device at sign-in", async () => {
+    const saved = { layout: { style: 'layout2' }, theme: { main: 'teal-dark', navbar: 'teal-dark', toolbar: 'teal-dark', footer: 'teal-dark' }, fontScale: 1.2 }
+    server.use(
+      demo,
+      dashboardCounts,
+      http.post(api('/user/api/v1/user/login/'), () =>
+        HttpResponse.json({ access: 'header.payload.sig', refresh: 'r', id: 7, email: 'admin@example.com', username: 'admin', image: null, role: null, is_admin: true, settings: saved }),
+      ),
+    )
+    const { user, router } = await renderApp('/login')
+    await waitFor(() => expect(loginButton()).toBeEnabled())
+    await user.click(loginButton())
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/dashboards/project'))
+    expect(JSON.parse(localStorage.getItem('layout_settings') ?? '{}')).toMatchObject({ theme: { main: 'teal-dark' } })
+    expect(document.documentElement.dataset.theme).toBe('teal-dark')
+    expect(document.documentElement.classList.contains('dark')).toBe(true)
+    expect(document.documentElement.style.fontSize).toBe('75%')
+  })
+
   it('returns to the remembered page after sign-in', async () => {
     server.use(
       demo,

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { changeLanguage, initI18n } from '../../src/i18n'
 import { clearFeedbackHistory } from '../../src/engine/ui/feedback-history'
@@ -8,6 +8,10 @@ import { setFoldedOpen, setMobileOpen } from '../../src/shell/navbar/navbar-stat
 import { setOpenPanel } from '../../src/shell/panels/panel-state'
 import { reloadSettings } from '../../src/shell/settings/store'
 import { server } from './support/server'
+
+// Lazy routes and debounced checks can take over a second on a busy two-core machine;
+// waiting longer changes no outcome, only how long a failure takes to report.
+configure({ asyncUtilTimeout: 5000 })
 
 // TanStack Router restores scroll positions; jsdom has no layout.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo

@@ -4,6 +4,8 @@
  * tiny and free of the settings module: the login screen loads it too.
  */
 export const SETTINGS_KEY = 'layout_settings'
+/** Fired with a signed-in user's settings (from the login answer) for a store already running. */
+export const SETTINGS_EVENT = 'user-layout-settings'
 
 export type DocumentSettings = {
   theme: { main: string }

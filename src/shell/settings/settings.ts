@@ -1,6 +1,6 @@
 import { SETTINGS_KEY } from './boot'
 
-export { applySettingsToDocument, ROOT_FONT_PERCENT, SETTINGS_KEY } from './boot'
+export { applySettingsToDocument, ROOT_FONT_PERCENT, SETTINGS_EVENT, SETTINGS_KEY } from './boot'
 
 /**
  * The layout settings (spec §3 "Layout settings"), their defaults (spec §2: layout 1, dark

@@ -10,6 +10,7 @@ import {
   normalizeSettings,
   paletteOf,
   readStoredSettings,
+  SETTINGS_EVENT,
   SETTINGS_KEY,
   SETTINGS_SAVE_DEBOUNCE_MS,
   type Direction,
@@ -90,6 +91,8 @@ export function applyUserSettings(value: unknown): void {
   writeLocal(next)
   commit(next, { shouldSave: false })
 }
+
+globalThis.addEventListener?.(SETTINGS_EVENT, (event) => applyUserSettings((event as CustomEvent<unknown>).detail))
 
 /** Back to the defaults (the menu logout, spec §4). */
 export function resetSettings(): void {
