@@ -1,6 +1,6 @@
 import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { createContext, useContext, useId, useMemo, useState } from 'react'
+import { createContext, useContext, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
@@ -8,10 +8,10 @@ import { useAccess } from '../../auth/useAccess'
 import { Banner } from '../ui/Banner'
 import { LazyConfirmDialog } from '../ui/LazyConfirmDialog'
 import { Icon } from '../ui/icons'
-import { Spinner } from '../ui/PageSpinner'
 import { FieldCell, isNumericCell } from './FieldCell'
 import { Pagination } from './Pagination'
 import { useListController, type ListController } from './useListController'
+import { ListSearchBox, NewRecordLink } from './ListToolbar'
 
 /**
  * The generic list screen of any registry entity: header with search and "New", a
@@ -153,7 +153,6 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
   const canOpen = access.can(entity.permissions.DETAILS) && entity.routes.read !== false
   const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete }), [entity, canBulkDelete, canDelete])
   const table = useTable({ features, columns, data: controller.rows as Row[] })
-  const searchId = useId()
   const plural = t(`${entity.labelKey}.other`)
   const one = t(`${entity.labelKey}.one`)
   const { query, pendingDelete } = controller
@@ -180,31 +179,14 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
           </div>
           <div className="flex w-full flex-wrap items-center gap-3 sm:w-auto">
             {searchField && (
-              <div className="relative flex-1 sm:w-72 sm:flex-none">
-                <label htmlFor={searchId} className="sr-only">
-                  {t('list.search', { entity: plural })}
-                </label>
-                <Icon name="search" className="pointer-events-none absolute inset-y-0 start-3 my-auto size-4 text-slate-400" />
-                <input
-                  id={searchId}
-                  type="search"
-                  value={controller.searchText}
-                  onChange={(e) => controller.setSearchText(e.target.value)}
-                  placeholder={t('list.search', { entity: plural })}
-                  className="block w-full rounded-lg border border-slate-300 bg-white py-2 ps-9 pe-3 text-sm shadow-xs outline-none placeholder:text-slate-400 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 dark:border-slate-700 dark:bg-slate-900"
-                />
-                {query.isFetching && !isFirstLoad && <Spinner className="absolute inset-y-0 end-3 my-auto size-4 text-slate-400" />}
-              </div>
+              <ListSearchBox
+                label={t('list.search', { entity: plural })}
+                value={controller.searchText}
+                onChange={controller.setSearchText}
+                isBusy={query.isFetching && !isFirstLoad}
+              />
             )}
-            {canCreate && (
-              <Link
-                to={`${entity.ui.formPath}/new`}
-                className="inline-flex items-center gap-1.5 rounded-lg bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-              >
-                <Icon name="plus" className="size-4" />
-                {t('list.new')}
-              </Link>
-            )}
+            {canCreate && <NewRecordLink entity={entity} />}
           </div>
         </header>
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAccess } from '../../auth/useAccess'
 import { deleteRecord, type AnyEntity } from '../../engine/entity-api'
@@ -15,6 +15,7 @@ import { labelOf, type MenuItemNode } from '../../shell/navigation'
 import { navigationKey } from '../../shell/useNavigation'
 import { useMenuTree } from './menu-api'
 import { filterTree } from './menu-tree'
+import { ListSearchBox, NewRecordLink } from '../../engine/list/ListToolbar'
 
 type Line = { node: MenuItemNode; depth: number }
 
@@ -32,7 +33,6 @@ export function MenuItemList({ entity }: { entity: AnyEntity }) {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const access = useAccess()
-  const filterId = useId()
   const tree = useMenuTree(entity)
   const [filter, setFilter] = useState('')
   const [pending, setPending] = useState<MenuItemNode | null>(null)
@@ -66,29 +66,8 @@ export function MenuItemList({ entity }: { entity: AnyEntity }) {
           <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('identity.menu_items_subtitle')}</p>
         </div>
         <div className="flex w-full flex-wrap items-center gap-3 sm:w-auto">
-          <div className="relative flex-1 sm:w-72 sm:flex-none">
-            <label htmlFor={filterId} className="sr-only">
-              {t('list.search', { entity: plural })}
-            </label>
-            <Icon name="search" className="pointer-events-none absolute inset-y-0 start-3 my-auto size-4 text-slate-400" />
-            <input
-              id={filterId}
-              type="search"
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              placeholder={t('list.search', { entity: plural })}
-              className="block w-full rounded-lg border border-slate-300 bg-white py-2 ps-9 pe-3 text-sm shadow-xs outline-none placeholder:text-slate-400 focus:border-indigo-500 focus:ring-3 focus:ring-indigo-500/20 dark:border-slate-700 dark:bg-slate-900"
-            />
-          </div>
-          {canCreate && (
-            <Link
-              to={`${entity.ui.formPath}/new`}
-              className="inline-flex items-center gap-1.5 rounded-lg bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-            >
-              <Icon name="plus" className="size-4" />
-              {t('list.new')}
-            </Link>
-          )}
+          <ListSearchBox label={t('list.search', { entity: plural })} value={filter} onChange={setFilter} />
+          {canCreate && <NewRecordLink entity={entity} />}
         </div>
       </header>
       {tree.isError && <Banner kind="error">{errorText(t, tree.error)}</Banner>}

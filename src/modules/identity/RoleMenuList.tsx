@@ -11,6 +11,7 @@ import { Icon } from '../../engine/ui/icons'
 import { LazyConfirmDialog } from '../../engine/ui/LazyConfirmDialog'
 import { useFormat } from '../../i18n/useFormat'
 import { useRoleLabel } from '../../shell/UserMenu'
+import { NewRecordLink } from '../../engine/list/ListToolbar'
 
 const countOf = (row: Row) => (Array.isArray(row.menu_items) ? row.menu_items.length : 0)
 
@@ -40,15 +41,7 @@ export function RoleMenuList({ entity }: { entity: AnyEntity }) {
           <h1 className="text-2xl font-semibold tracking-tight">{plural}</h1>
           <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('identity.role_menus_subtitle')}</p>
         </div>
-        {canCreate && (
-          <Link
-            to={`${entity.ui.formPath}/new`}
-            className="inline-flex items-center gap-1.5 rounded-lg bg-indigo-600 px-3.5 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-          >
-            <Icon name="plus" className="size-4" />
-            {t('list.new')}
-          </Link>
-        )}
+        {canCreate && <NewRecordLink entity={entity} />}
       </header>
       {query.isError && <Banner kind="error">{errorText(t, query.error)}</Banner>}
       {controller.deleteError && (
