@@ -8,10 +8,11 @@ import { useEntityRecord } from '../queries'
 import { Banner } from '../ui/Banner'
 import { ConfirmDialog } from '../ui/ConfirmDialog'
 import { Icon } from '../ui/icons'
-import { PageSpinner, Spinner } from '../ui/PageSpinner'
+import { PageSpinner } from '../ui/PageSpinner'
 import type { FormExtension } from './extension'
 import { FieldRow } from './FieldRow'
 import { useFormController } from './useFormController'
+import { FormActions } from './FormActions'
 
 /**
  * The generic form screen, at `<formPath>/$id/{-$name}` and `<areaPath>/$id`: `new`
@@ -101,24 +102,7 @@ export function FormScreen({ entity, row, extension }: { entity: AnyEntity; row:
             ))}
           </fieldset>
         </div>
-        <div className="flex items-center justify-end gap-3 rounded-b-xl border-t border-slate-200 bg-slate-50 px-6 py-4 dark:border-slate-800 dark:bg-slate-900/60">
-          <Link
-            to={entity.ui.listPath}
-            className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
-          >
-            {t('common.cancel')}
-          </Link>
-          {canSave && (
-            <button
-              type="submit"
-              disabled={isSaving}
-              className="inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
-            >
-              {isSaving && <Spinner className="size-4" />}
-              {t(isSaving ? 'form.saving' : 'form.save')}
-            </button>
-          )}
-        </div>
+        <FormActions listPath={entity.ui.listPath} canSave={canSave} isSaving={isSaving} />
       </form>
 
       <ConfirmDialog

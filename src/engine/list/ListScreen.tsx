@@ -12,6 +12,7 @@ import { FieldCell, isNumericCell } from './FieldCell'
 import { Pagination } from './Pagination'
 import { useListController, type ListController } from './useListController'
 import { ListSearchBox, NewRecordLink } from './ListToolbar'
+import { TableFrame } from './TableFrame'
 
 /**
  * The generic list screen of any registry entity: header with search and "New", a
@@ -197,97 +198,107 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
           </Banner>
         )}
 
-        <section className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
-          {canBulkDelete && controller.selection.size > 0 && (
-            <div className="flex items-center justify-between gap-3 border-b border-indigo-100 bg-indigo-50 px-4 py-2 text-sm dark:border-indigo-900 dark:bg-indigo-950/50">
-              <span className="font-medium text-indigo-900 dark:text-indigo-200">{t('list.selected', { count: controller.selection.size })}</span>
-              <button
-                type="button"
-                onClick={controller.askDeleteSelected}
-                className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 font-medium text-red-700 hover:bg-red-100 dark:text-red-300 dark:hover:bg-red-950"
-              >
-                <Icon name="trash" className="size-4" />
-                {t('list.delete_selected')}
-              </button>
-            </div>
-          )}
-          {/* Positioned, so a visually hidden header of a wide table scrolls with it instead of widening the page. */}
-          <div className="relative overflow-x-auto">
-            <table className="min-w-full text-sm" aria-busy={query.isFetching}>
-              <thead className="border-b border-slate-200 bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400">
-                {table.getHeaderGroups().map((group) => (
-                  <tr key={group.id}>
-                    {group.headers.map((header) => {
-                      const field = entity.fields[header.column.id]
-                      const isData = field !== undefined
-                      return (
-                        <th
-                          key={header.id}
-                          scope="col"
-                          aria-sort={isData && field.isSortable ? ariaSortOf(controller.sortDirection(header.column.id)) : undefined}
-                          className={`whitespace-nowrap px-4 py-3 ${header.column.id === 'select' ? 'w-12' : ''} ${header.column.id === 'serial' ? 'w-16' : ''} ${header.column.id === 'actions' ? 'w-16' : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
-                        >
-                          {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                        </th>
-                      )
-                    })}
-                  </tr>
-                ))}
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {isFirstLoad &&
-                  Array.from({ length: 6 }, (_, i) => (
-                    <tr key={`skeleton-${i}`} aria-hidden="true">
-                      {columns.map((column, j) => (
-                        <td key={column.id ?? j} className="px-4 py-3.5">
-                          <div className="h-4 animate-pulse rounded bg-slate-100 dark:bg-slate-800" style={{ width: `${40 + ((i * 7 + j * 13) % 50)}%` }} />
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                {table.getRowModel().rows.map((row) => (
-                  <tr
-                    key={row.id}
-                    data-open={canOpen || undefined}
-                    onClick={() => openRow(row.original)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter' && e.target === e.currentTarget) openRow(row.original)
-                    }}
-                    tabIndex={canOpen ? 0 : undefined}
-                    aria-selected={canBulkDelete ? controller.selection.has(row.original.id) : undefined}
-                    className="data-[open]:cursor-pointer transition-colors hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none aria-selected:bg-indigo-50/60 dark:hover:bg-slate-800/60 dark:focus-visible:bg-indigo-950/40 dark:aria-selected:bg-indigo-950/30"
+        <TableFrame
+          isBusy={query.isFetching}
+          above={
+            <>
+              {canBulkDelete && controller.selection.size > 0 && (
+                <div className="flex items-center justify-between gap-3 border-b border-indigo-100 bg-indigo-50 px-4 py-2 text-sm dark:border-indigo-900 dark:bg-indigo-950/50">
+                  <span className="font-medium text-indigo-900 dark:text-indigo-200">{t('list.selected', { count: controller.selection.size })}</span>
+                  <button
+                    type="button"
+                    onClick={controller.askDeleteSelected}
+                    className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 font-medium text-red-700 hover:bg-red-100 dark:text-red-300 dark:hover:bg-red-950"
                   >
-                    {row.getAllCells().map((cell) => {
-                      const field = entity.fields[cell.column.id]
-                      return (
-                        <td
-                          key={cell.id}
-                          className={`px-4 py-3 ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${cell.column.id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'}`}
-                        >
-                          <table.FlexRender cell={cell} />
-                        </td>
-                      )
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {isEmpty && (
-            <div className="flex flex-col items-center gap-3 px-6 py-16 text-center">
-              <div className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-400 dark:bg-slate-800">
-                <Icon name={controller.search ? 'search' : 'folder'} className="size-6" />
-              </div>
-              <p className="font-medium">{controller.search ? t('list.empty_search', { text: controller.search }) : t('list.empty', { entity: plural })}</p>
-              {!controller.search && canCreate && (
-                <Link to={`${entity.ui.formPath}/new`} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
-                  {t('list.create_first')}
-                </Link>
+                    <Icon name="trash" className="size-4" />
+                    {t('list.delete_selected')}
+                  </button>
+                </div>
               )}
-            </div>
-          )}
-          <Pagination controller={controller} />
-        </section>
+            </>
+          }
+          below={
+            <>
+              {isEmpty && (
+                <div className="flex flex-col items-center gap-3 px-6 py-16 text-center">
+                  <div className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-400 dark:bg-slate-800">
+                    <Icon name={controller.search ? 'search' : 'folder'} className="size-6" />
+                  </div>
+                  <p className="font-medium">{controller.search ? t('list.empty_search', { text: controller.search }) : t('list.empty', { entity: plural })}</p>
+                  {!controller.search && canCreate && (
+                    <Link to={`${entity.ui.formPath}/new`} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+                      {t('list.create_first')}
+                    </Link>
+                  )}
+                </div>
+              )}
+              <Pagination controller={controller} />
+
+            </>
+          }
+          head={
+            <>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => {
+                    const field = entity.fields[header.column.id]
+                    const isData = field !== undefined
+                    return (
+                      <th
+                        key={header.id}
+                        scope="col"
+                        aria-sort={isData && field.isSortable ? ariaSortOf(controller.sortDirection(header.column.id)) : undefined}
+                        className={`whitespace-nowrap px-4 py-3 ${header.column.id === 'select' ? 'w-12' : ''} ${header.column.id === 'serial' ? 'w-16' : ''} ${header.column.id === 'actions' ? 'w-16' : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
+                      >
+                        {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                      </th>
+                    )
+                  })}
+                </tr>
+              ))}
+
+            </>
+          }
+        >
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {isFirstLoad &&
+              Array.from({ length: 6 }, (_, i) => (
+                <tr key={`skeleton-${i}`} aria-hidden="true">
+                  {columns.map((column, j) => (
+                    <td key={column.id ?? j} className="px-4 py-3.5">
+                      <div className="h-4 animate-pulse rounded bg-slate-100 dark:bg-slate-800" style={{ width: `${40 + ((i * 7 + j * 13) % 50)}%` }} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            {table.getRowModel().rows.map((row) => (
+              <tr
+                key={row.id}
+                data-open={canOpen || undefined}
+                onClick={() => openRow(row.original)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && e.target === e.currentTarget) openRow(row.original)
+                }}
+                tabIndex={canOpen ? 0 : undefined}
+                aria-selected={canBulkDelete ? controller.selection.has(row.original.id) : undefined}
+                className="data-[open]:cursor-pointer transition-colors hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none aria-selected:bg-indigo-50/60 dark:hover:bg-slate-800/60 dark:focus-visible:bg-indigo-950/40 dark:aria-selected:bg-indigo-950/30"
+              >
+                {row.getAllCells().map((cell) => {
+                  const field = entity.fields[cell.column.id]
+                  return (
+                    <td
+                      key={cell.id}
+                      className={`px-4 py-3 ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${cell.column.id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'}`}
+                    >
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  )
+                })}
+              </tr>
+            ))}
+          </tbody>
+
+        </TableFrame>
       </div>
 
       <LazyConfirmDialog

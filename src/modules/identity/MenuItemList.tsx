@@ -16,6 +16,7 @@ import { navigationKey } from '../../shell/useNavigation'
 import { useMenuTree } from './menu-api'
 import { filterTree } from './menu-tree'
 import { ListSearchBox, NewRecordLink } from '../../engine/list/ListToolbar'
+import { TableFrame } from '../../engine/list/TableFrame'
 
 type Line = { node: MenuItemNode; depth: number }
 
@@ -76,93 +77,100 @@ export function MenuItemList({ entity }: { entity: AnyEntity }) {
           {errorText(t, remove.error)}
         </Banner>
       )}
-      <section className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
-        <div className="relative overflow-x-auto">
-          <table className="min-w-full text-sm" aria-busy={tree.isFetching}>
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400">
-              <tr>
-                <th scope="col" className="px-4 py-3 text-start">
-                  {t('field.title')}
+      <TableFrame
+        isBusy={tree.isFetching}
+        below={
+          <>
+            {tree.isPending && (
+              <div className="flex justify-center py-10 text-slate-400">
+                <Spinner className="size-6" />
+              </div>
+            )}
+            {tree.data && lines.length === 0 && (
+              <p className="px-6 py-16 text-center font-medium">{needle ? t('list.empty_search', { text: filter.trim() }) : t('list.empty', { entity: plural })}</p>
+            )}
+
+          </>
+        }
+        head={
+          <>
+            <tr>
+              <th scope="col" className="px-4 py-3 text-start">
+                {t('field.title')}
+              </th>
+              <th scope="col" className="px-4 py-3 text-start">
+                {t('field.type')}
+              </th>
+              <th scope="col" className="px-4 py-3 text-start">
+                {t('field.url')}
+              </th>
+              <th scope="col" className="px-4 py-3 text-start">
+                {t('field.translate')}
+              </th>
+              {canDelete && (
+                <th scope="col" className="w-16 px-4 py-3">
+                  <span className="sr-only">{t('list.actions')}</span>
                 </th>
-                <th scope="col" className="px-4 py-3 text-start">
-                  {t('field.type')}
-                </th>
-                <th scope="col" className="px-4 py-3 text-start">
-                  {t('field.url')}
-                </th>
-                <th scope="col" className="px-4 py-3 text-start">
-                  {t('field.translate')}
-                </th>
-                {canDelete && (
-                  <th scope="col" className="w-16 px-4 py-3">
-                    <span className="sr-only">{t('list.actions')}</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {lines.map(({ node, depth }) => (
-                <tr
-                  key={node.id}
-                  onClick={() => canOpen && void navigate({ to: hrefOf(node) })}
-                  className={`${canOpen ? 'cursor-pointer' : ''} hover:bg-slate-50 dark:hover:bg-slate-800/60`}
-                  data-depth={depth}
-                >
-                  <td className="px-4 py-2.5">
-                    <span className="flex items-center gap-2" style={{ paddingInlineStart: `${depth * 1.75}rem` }}>
-                      {depth > 0 && <span className="h-px w-3 bg-slate-300 dark:bg-slate-700" aria-hidden="true" />}
-                      {canOpen ? (
-                        <Link
-                          to={hrefOf(node)}
-                          onClick={(e) => e.stopPropagation()}
-                          className={`hover:text-indigo-600 hover:underline dark:hover:text-indigo-400 ${node.children.length > 0 ? 'font-semibold text-slate-900 dark:text-slate-100' : 'text-slate-700 dark:text-slate-300'}`}
-                        >
-                          {label(node)}
-                        </Link>
-                      ) : (
-                        <span>{label(node)}</span>
-                      )}
-                    </span>
-                  </td>
-                  <td className="px-4 py-2.5">
-                    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600 dark:bg-slate-800 dark:text-slate-300">{t(`option.${node.type}`, { defaultValue: node.type })}</span>
-                  </td>
-                  <td className="px-4 py-2.5 text-slate-500 dark:text-slate-400" dir="ltr">
-                    {node.url ?? '—'}
-                  </td>
-                  <td className="px-4 py-2.5 font-mono text-xs text-slate-500 dark:text-slate-400" dir="ltr">
-                    {node.translate}
-                  </td>
-                  {canDelete && (
-                    <td className="px-4 py-2.5 text-end">
-                      <button
-                        type="button"
-                        onClick={(e) => {
-                          e.stopPropagation()
-                          remove.reset()
-                          setPending(node)
-                        }}
-                        className="rounded-md p-1.5 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-red-500 dark:hover:bg-red-950 dark:hover:text-red-400"
-                        aria-label={t('list.delete_row', { label: label(node) })}
-                      >
-                        <Icon name="trash" className="size-4.5" />
-                      </button>
-                    </td>
+              )}
+            </tr>
+
+          </>
+        }
+      >
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {lines.map(({ node, depth }) => (
+            <tr
+              key={node.id}
+              onClick={() => canOpen && void navigate({ to: hrefOf(node) })}
+              className={`${canOpen ? 'cursor-pointer' : ''} hover:bg-slate-50 dark:hover:bg-slate-800/60`}
+              data-depth={depth}
+            >
+              <td className="px-4 py-2.5">
+                <span className="flex items-center gap-2" style={{ paddingInlineStart: `${depth * 1.75}rem` }}>
+                  {depth > 0 && <span className="h-px w-3 bg-slate-300 dark:bg-slate-700" aria-hidden="true" />}
+                  {canOpen ? (
+                    <Link
+                      to={hrefOf(node)}
+                      onClick={(e) => e.stopPropagation()}
+                      className={`hover:text-indigo-600 hover:underline dark:hover:text-indigo-400 ${node.children.length > 0 ? 'font-semibold text-slate-900 dark:text-slate-100' : 'text-slate-700 dark:text-slate-300'}`}
+                    >
+                      {label(node)}
+                    </Link>
+                  ) : (
+                    <span>{label(node)}</span>
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {tree.isPending && (
-          <div className="flex justify-center py-10 text-slate-400">
-            <Spinner className="size-6" />
-          </div>
-        )}
-        {tree.data && lines.length === 0 && (
-          <p className="px-6 py-16 text-center font-medium">{needle ? t('list.empty_search', { text: filter.trim() }) : t('list.empty', { entity: plural })}</p>
-        )}
-      </section>
+                </span>
+              </td>
+              <td className="px-4 py-2.5">
+                <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600 dark:bg-slate-800 dark:text-slate-300">{t(`option.${node.type}`, { defaultValue: node.type })}</span>
+              </td>
+              <td className="px-4 py-2.5 text-slate-500 dark:text-slate-400" dir="ltr">
+                {node.url ?? '—'}
+              </td>
+              <td className="px-4 py-2.5 font-mono text-xs text-slate-500 dark:text-slate-400" dir="ltr">
+                {node.translate}
+              </td>
+              {canDelete && (
+                <td className="px-4 py-2.5 text-end">
+                  <button
+                    type="button"
+                    onClick={(e) => {
+                      e.stopPropagation()
+                      remove.reset()
+                      setPending(node)
+                    }}
+                    className="rounded-md p-1.5 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-red-500 dark:hover:bg-red-950 dark:hover:text-red-400"
+                    aria-label={t('list.delete_row', { label: label(node) })}
+                  >
+                    <Icon name="trash" className="size-4.5" />
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+
+      </TableFrame>
       <LazyConfirmDialog
         isOpen={pending !== null}
         title={t('list.confirm_delete_title', { entity: t(`${entity.labelKey}.one`) })}

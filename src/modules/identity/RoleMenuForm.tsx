@@ -11,12 +11,13 @@ import { entityKeys } from '../../engine/queries'
 import { Banner } from '../../engine/ui/Banner'
 import { Icon } from '../../engine/ui/icons'
 import { showAlert } from '../../engine/ui/notifications'
-import { PageSpinner, Spinner } from '../../engine/ui/PageSpinner'
+import { PageSpinner } from '../../engine/ui/PageSpinner'
 import { RefSelect } from '../../engine/widgets/RefSelect'
 import { labelOf as navigationLabel, type MenuItemNode } from '../../shell/navigation'
 import { navigationKey } from '../../shell/useNavigation'
 import { useMenuTree, useRoleMenu } from './menu-api'
 import { allLeafIds, assignedIds, tickedOf, tickState, toggleNode } from './menu-tree'
+import { FormActions } from '../../engine/form/FormActions'
 
 const checkboxClass = 'size-4 shrink-0 rounded border-slate-300 accent-indigo-600 dark:border-slate-600'
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -177,24 +178,7 @@ export function RoleMenuForm({ entity }: { entity: AnyEntity }) {
             )}
           </section>
         </fieldset>
-        <div className="flex items-center justify-end gap-3 rounded-b-xl border-t border-slate-200 bg-slate-50 px-6 py-4 dark:border-slate-800 dark:bg-slate-900/60">
-          <Link
-            to={entity.ui.listPath}
-            className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
-          >
-            {t('common.cancel')}
-          </Link>
-          {canSave && (
-            <button
-              type="submit"
-              disabled={save.isPending || isPrefilling}
-              className="inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
-            >
-              {save.isPending && <Spinner className="size-4" />}
-              {t(save.isPending ? 'form.saving' : 'form.save')}
-            </button>
-          )}
-        </div>
+        <FormActions listPath={entity.ui.listPath} canSave={canSave} isSaving={save.isPending} isDisabled={isPrefilling} />
       </form>
     </div>
   )

@@ -12,6 +12,7 @@ import { LazyConfirmDialog } from '../../engine/ui/LazyConfirmDialog'
 import { useFormat } from '../../i18n/useFormat'
 import { useRoleLabel } from '../../shell/UserMenu'
 import { NewRecordLink } from '../../engine/list/ListToolbar'
+import { TableFrame } from '../../engine/list/TableFrame'
 
 const countOf = (row: Row) => (Array.isArray(row.menu_items) ? row.menu_items.length : 0)
 
@@ -49,9 +50,19 @@ export function RoleMenuList({ entity }: { entity: AnyEntity }) {
           {errorText(t, controller.deleteError)}
         </Banner>
       )}
-      <section className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
-        <table className="min-w-full text-sm" aria-busy={query.isFetching}>
-          <thead className="border-b border-slate-200 bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400">
+      <TableFrame
+        isBusy={query.isFetching}
+        below={
+          <>
+            {!query.isPending && !query.isError && controller.rows.length === 0 && (
+              <p className="px-6 py-16 text-center font-medium">{t('list.empty', { entity: plural })}</p>
+            )}
+            <Pagination controller={controller} />
+
+          </>
+        }
+        head={
+          <>
             <tr>
               <th scope="col" className="w-16 px-4 py-3 text-start">
                 {t('list.serial')}
@@ -66,38 +77,37 @@ export function RoleMenuList({ entity }: { entity: AnyEntity }) {
                 <span className="sr-only">{t('list.actions')}</span>
               </th>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {controller.rows.map((row, index) => (
-              <tr key={row.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/60">
-                <td className="px-4 py-3 tabular-nums text-slate-500 dark:text-slate-400">{controller.serialOf(index)}</td>
-                <td className="px-4 py-3 font-medium capitalize">
-                  <Link to={`${entity.ui.formPath}/${row.id}/${encodeURIComponent(roleName(row))}`} className="text-slate-900 hover:text-indigo-600 hover:underline dark:text-slate-100 dark:hover:text-indigo-400">
-                    {roleLabel(roleName(row))}
-                  </Link>
-                </td>
-                <td className="px-4 py-3 text-end tabular-nums text-slate-600 dark:text-slate-300">{format.integer(countOf(row))}</td>
-                <td className="px-4 py-3 text-end">
-                  {canDelete && (
-                    <button
-                      type="button"
-                      onClick={() => controller.askDelete({ ...row, role: roleName(row) })}
-                      className="rounded-md p-1.5 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-red-500 dark:hover:bg-red-950 dark:hover:text-red-400"
-                      aria-label={t('list.delete_row', { label: roleName(row) })}
-                    >
-                      <Icon name="trash" className="size-4.5" />
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {!query.isPending && !query.isError && controller.rows.length === 0 && (
-          <p className="px-6 py-16 text-center font-medium">{t('list.empty', { entity: plural })}</p>
-        )}
-        <Pagination controller={controller} />
-      </section>
+
+          </>
+        }
+      >
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {controller.rows.map((row, index) => (
+            <tr key={row.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/60">
+              <td className="px-4 py-3 tabular-nums text-slate-500 dark:text-slate-400">{controller.serialOf(index)}</td>
+              <td className="px-4 py-3 font-medium capitalize">
+                <Link to={`${entity.ui.formPath}/${row.id}/${encodeURIComponent(roleName(row))}`} className="text-slate-900 hover:text-indigo-600 hover:underline dark:text-slate-100 dark:hover:text-indigo-400">
+                  {roleLabel(roleName(row))}
+                </Link>
+              </td>
+              <td className="px-4 py-3 text-end tabular-nums text-slate-600 dark:text-slate-300">{format.integer(countOf(row))}</td>
+              <td className="px-4 py-3 text-end">
+                {canDelete && (
+                  <button
+                    type="button"
+                    onClick={() => controller.askDelete({ ...row, role: roleName(row) })}
+                    className="rounded-md p-1.5 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-red-500 dark:hover:bg-red-950 dark:hover:text-red-400"
+                    aria-label={t('list.delete_row', { label: roleName(row) })}
+                  >
+                    <Icon name="trash" className="size-4.5" />
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+
+      </TableFrame>
       <LazyConfirmDialog
         isOpen={pendingDelete !== null}
         title={t('list.confirm_delete_title', { entity: t(`${entity.labelKey}.one`) })}
