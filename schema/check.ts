@@ -1,5 +1,6 @@
-import type { Entity, Fields } from './kit'
-import { validationKeys } from './kit'
+import type { Entity, Fields, Report } from './kit'
+import { genericRoutes, validationKeys } from './kit'
+import { navGroups, navigationEntries } from './navigation'
 
 /**
  * Start-up self-check of the registry, in the spirit of Django's system checks:
@@ -31,24 +32,55 @@ export function hasKey(catalogue: Catalogue, key: string): boolean {
   return typeof node === 'string'
 }
 
+function fieldKeys(keys: Set<string>, fields: Fields, labelOf: (field: string) => string): void {
+  for (const [name, field] of Object.entries(fields)) {
+    keys.add(labelOf(name))
+    for (const option of field.options ?? []) keys.add(`option.${option}`)
+    for (const key of Object.values(field.messages ?? {})) keys.add(key)
+    if (field.lines) keys.add('field.line')
+  }
+}
+
 /** Every i18n key the registry uses; the catalogues must define them all. */
-export function registryKeys(entities: readonly Entity<string, Fields>[]): string[] {
+export function registryKeys(entities: readonly Entity<string, Fields>[], reports: readonly Report[] = []): string[] {
   const keys = new Set<string>(validationKeys)
   for (const e of entities) {
     keys.add(`${e.labelKey}.one`)
     keys.add(`${e.labelKey}.other`)
-    for (const name of e.fieldNames) keys.add(e.fieldLabelKey(name))
-    for (const field of Object.values(e.fields)) {
-      for (const option of field.options ?? []) keys.add(`option.${option}`)
-      for (const key of Object.values(field.messages ?? {})) keys.add(key)
+    fieldKeys(keys, e.fields, e.fieldLabelKey)
+    for (const rule of e.rules) keys.add(rule.message)
+    for (const action of Object.values(e.actions)) {
+      keys.add(action.labelKey)
+      if (action.confirmKey) keys.add(action.confirmKey)
+      fieldKeys(keys, action.input, (name) => action.input[name]!.label ?? `field.${name}`)
     }
   }
+  for (const r of reports) {
+    keys.add(r.labelKey)
+    fieldKeys(keys, r.params, r.fieldLabelKey)
+    fieldKeys(keys, r.columns, r.fieldLabelKey)
+    for (const rule of r.rules) keys.add(rule.message)
+  }
+  for (const entry of navigationEntries(entities, reports)) keys.add(entry.label)
   return [...keys].sort()
+}
+
+const TEXT_KINDS = ['text', 'email', 'phone', 'url']
+
+/** Whether `q` and the list search can match on the field: text-like, or a reference to a row whose label can. */
+function isSearchableField(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, name: string, depth = 0): boolean {
+  const field = e.fields[name]
+  if (!field || field.isVirtual) return false
+  if (TEXT_KINDS.includes(field.kind)) return true
+  if (field.kind !== 'ref' || depth > 0) return false
+  const target = byName.get(field.ref!.target)
+  return target !== undefined && target.searchFields.includes(target.labelField) && isSearchableField(byName, target, target.labelField, depth + 1)
 }
 
 export function checkRegistry(
   entities: readonly Entity<string, Fields>[],
   catalogues: Readonly<Record<string, Catalogue>> = {},
+  reports: readonly Report[] = [],
 ): RegistryProblem[] {
   const problems: RegistryProblem[] = []
   const byName = new Map(entities.map((e) => [e.name, e]))
@@ -59,13 +91,57 @@ export function checkRegistry(
     else seen[kind].set(value, entity)
   }
 
+  const groupIds = new Set(navGroups.map((g) => g.id))
+  const lineUses = new Map<string, string[]>()
   for (const e of entities) {
     if (!IDENT.test(e.name)) problems.push({ entity: e.name, message: `name must match ${IDENT} (it names a table and a URL)` })
     unique('name', e.name, e.name, 'entity name')
-    unique('listKey', e.listKey, e.name, 'list key')
-    unique('route', e.ui.listPath, e.name, 'list route')
-    unique('permission', e.permission, e.name, 'permission prefix')
-    if (e.ui.formPath !== e.ui.listPath) unique('route', e.ui.formPath, e.name, 'form route')
+    if (!e.isLine) {
+      unique('listKey', e.listKey, e.name, 'list key')
+      unique('route', e.ui.listPath, e.name, 'list route')
+      unique('permission', e.permission, e.name, 'permission prefix')
+      if (e.ui.formPath !== e.ui.listPath) unique('route', e.ui.formPath, e.name, 'form route')
+    }
+    if (e.nav && !groupIds.has(e.nav.group)) problems.push({ entity: e.name, message: `nav group '${e.nav.group}' is not a group of schema/navigation.ts (${[...groupIds].join(', ')})` })
+    if (e.isLine) {
+      const document = byName.get(e.lineOf!)
+      if (!document) problems.push({ entity: e.name, message: `lineOf '${e.lineOf}' is not in the registry` })
+      else if (!document.linesFieldNames.some((n) => document.fields[n]!.lines!.entity === e)) problems.push({ entity: e.name, message: `lineOf '${e.lineOf}', but '${e.lineOf}' has no lines field of this entity` })
+      if (e.parent) problems.push({ entity: e.name, message: 'a line entity cannot extend another entity' })
+      if (Object.keys(e.actions).length > 0) problems.push({ entity: e.name, message: 'a line entity has no actions of its own: declare them on its document' })
+      for (const name of ['position', e.lineOf!]) if (e.fields[name]) problems.push({ entity: e.name, field: name, message: `'${name}' is the engine's column of a line (its place, its document): choose another name` })
+    }
+    for (const name of e.linesFieldNames) {
+      const line = e.fields[name]!.lines!
+      const uses = lineUses.get(line.entity.name) ?? []
+      lineUses.set(line.entity.name, [...uses, `${e.name}.${name}`])
+      if (byName.get(line.entity.name) !== line.entity) problems.push({ entity: e.name, field: name, message: `its line entity '${line.entity.name}' is not in the registry` })
+      if (line.entity.lineOf !== e.name) problems.push({ entity: e.name, field: name, message: `its line entity '${line.entity.name}' must declare lineOf: '${e.name}'` })
+      if (line.scalar && !line.entity.fields[line.scalar]) problems.push({ entity: e.name, field: name, message: `scalar '${line.scalar}' is not a field of '${line.entity.name}'` })
+      if (e.parent && !e.ownFieldNames.includes(name)) problems.push({ entity: e.name, field: name, message: 'lines belong to the entity that declares them' })
+    }
+    for (const rule of e.rules) {
+      if (!e.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
+    }
+    // The first segments the entity's routes already use: an action named so would shadow one.
+    const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!)])
+    for (const action of Object.values(e.actions)) {
+      for (const path of action.paths) {
+        if (!IDENT.test(path)) problems.push({ entity: e.name, message: `action path '${path}' must match ${IDENT}` })
+        if (paths.has(path)) problems.push({ entity: e.name, message: `action path '${path}' is taken by another route of the entity` })
+        paths.add(path)
+      }
+      unique('permission', action.permission, e.name, 'action permission')
+    }
+    if (e.idFrom) {
+      const field = e.fields[e.idFrom]
+      if (!field || field.kind !== 'ref' || !field.isRequired || !field.isUnique) problems.push({ entity: e.name, message: `idFrom '${e.idFrom}' must be a required, unique reference of the entity` })
+      if (e.parent || e.isLine) problems.push({ entity: e.name, message: 'idFrom is for an entity of its own table (not one that extends another, nor a line)' })
+    }
+    for (const name of e.selfEditable) {
+      if (!e.fields[name]) problems.push({ entity: e.name, message: `selfEditable names '${name}', which is not a field` })
+      else if (e.fields[name]!.isReadOnly) problems.push({ entity: e.name, field: name, message: 'a read-only field cannot be self-editable' })
+    }
 
     if (e.parent) {
       const parent = e.parent
@@ -109,11 +185,17 @@ export function checkRegistry(
           problems.push({ entity: e.name, field: name, message: `a required reference cannot use onDelete 'set null'` })
         }
       }
-      if (field.isSearchable && !['text', 'email', 'phone', 'url'].includes(field.kind)) {
-        problems.push({ entity: e.name, field: name, message: `only text-like fields can be searchable (this one is '${field.kind}')` })
+      if (field.isSearchable && !isSearchableField(byName, e, name)) {
+        problems.push({ entity: e.name, field: name, message: `only text-like fields, or references to a row whose label is searchable, can be searchable (this one is '${field.kind}')` })
       }
+      if (field.compute && field.isRequired) problems.push({ entity: e.name, field: name, message: 'a computed field is set by the engine and cannot be required' })
+      if (field.compute && (field.kind === 'lines' || field.kind === 'refs')) problems.push({ entity: e.name, field: name, message: `a ${field.kind} field cannot be computed` })
+      if (field.isTransient && (field.compute || field.isUnique || field.isSearchable)) problems.push({ entity: e.name, field: name, message: 'an input-only (transient) field is never stored: it cannot be computed, unique or searchable' })
     }
     if (!e.fields[e.labelField]) problems.push({ entity: e.name, message: `label field '${e.labelField}' is not a field of the entity` })
+    else if (!e.isLine && (!e.searchFields.includes(e.labelField) || !isSearchableField(byName, e, e.labelField))) {
+      problems.push({ entity: e.name, field: e.labelField, message: `the label field must be searchable (a picker finds rows by it): mark it search: true` })
+    }
     const orderField = e.ordering.replace(/^-/, '')
     if (orderField !== 'id' && !e.fields[orderField]) problems.push({ entity: e.name, message: `ordering '${e.ordering}' names an unknown field` })
     for (const s of e.searchFields) if (!e.fields[s]) problems.push({ entity: e.name, message: `search field '${s}' is not a field` })
@@ -124,11 +206,39 @@ export function checkRegistry(
     }
   }
 
-  const keys = registryKeys(entities)
+  for (const [lineName, uses] of lineUses) {
+    if (uses.length > 1) problems.push({ entity: lineName, message: `a line entity belongs to one document, but ${uses.join(' and ')} both use it` })
+  }
+  for (const e of entities.filter((x) => x.isLine && !lineUses.has(x.name))) problems.push({ entity: e.name, message: `line entity of '${e.lineOf}', but no lines field uses it` })
+
+  const reportNames = new Set<string>()
+  for (const r of reports) {
+    if (!IDENT.test(r.name)) problems.push({ entity: r.name, message: `report name must match ${IDENT}` })
+    if (reportNames.has(r.name)) problems.push({ entity: r.name, message: `duplicate report name '${r.name}'` })
+    reportNames.add(r.name)
+    unique('route', r.ui.path, r.name, 'report route')
+    unique('permission', r.permission, r.name, 'report permission')
+    if (r.nav && !groupIds.has(r.nav.group)) problems.push({ entity: r.name, message: `nav group '${r.nav.group}' is not a group of schema/navigation.ts` })
+    for (const name of [...r.paramNames, ...r.columnNames]) if (!IDENT.test(name)) problems.push({ entity: r.name, field: name, message: `name must match ${IDENT}` })
+    for (const name of r.paramNames) {
+      const p = r.params[name]!
+      if (p.kind === 'lines' || p.kind === 'file' || p.kind === 'password' || p.kind === 'json') problems.push({ entity: r.name, field: name, message: `a report parameter cannot be of kind '${p.kind}'` })
+      if (p.ref && !byName.has(p.ref.target)) problems.push({ entity: r.name, field: name, message: `unknown ref target '${p.ref.target}'` })
+    }
+    for (const name of r.totals) {
+      const c = r.columns[name]
+      if (!c) problems.push({ entity: r.name, message: `total '${name}' is not a column` })
+      else if (c.kind !== 'decimal' && c.kind !== 'integer') problems.push({ entity: r.name, field: name, message: `only number columns can be totalled (this one is '${c.kind}')` })
+    }
+    for (const o of r.ordering) if (!r.columns[o.replace(/^-/, '')]) problems.push({ entity: r.name, message: `ordering '${o}' names an unknown column` })
+    for (const rule of r.rules) if (!r.params[rule.field]) problems.push({ entity: r.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a parameter` })
+  }
+
+  const keys = registryKeys(entities, reports)
   for (const [lang, catalogue] of Object.entries(catalogues)) {
     const missing = keys.filter((k) => !hasKey(catalogue, k))
     for (const key of missing) {
-      const entity = key.startsWith('entity.') ? key.split('.')[1]! : '(i18n)'
+      const entity = key.startsWith('entity.') || key.startsWith('report.') ? key.split('.')[1]! : '(i18n)'
       problems.push({ entity, message: `missing translation key '${key}' in the '${lang}' catalogue` })
     }
   }

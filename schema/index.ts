@@ -2,7 +2,7 @@
  * The entity registry: every generic table, endpoint, permission, route and screen
  * is derived from the entities listed here. Adding an entity is one file plus one line.
  */
-import type { Entity, Fields, InputOf, ValuesOf, AuditColumns } from './kit'
+import type { Entity, Fields, InputOf, ValuesOf, AuditColumns, Report } from './kit'
 import { country } from './entities/geo/country'
 import { city } from './entities/geo/city'
 import { thana } from './entities/geo/thana'
@@ -48,11 +48,31 @@ export type EntityInput<N extends EntityName> = InputOf<FieldsOf<N>>
 /** A stored row as `{id}` returns it (references as raw ids). */
 export type EntityRow<N extends EntityName> = ValuesOf<FieldsOf<N>> & AuditColumns
 
-/** The registry with field types erased, for the generic engine that walks every entity. */
-export const entities: readonly Entity<string, Fields>[] = Object.values(registry)
+/**
+ * Every entity with its line entities (the children of documents' `f.lines` fields, which
+ * need not be listed above), field types erased, for the generic engine that walks them all.
+ */
+export function withLineEntities(list: readonly Entity<string, Fields>[]): Entity<string, Fields>[] {
+  const out: Entity<string, Fields>[] = []
+  const add = (e: Entity<string, Fields>) => {
+    if (out.includes(e)) return
+    out.push(e)
+    for (const name of e.linesFieldNames) add(e.fields[name]!.lines!.entity)
+  }
+  list.forEach(add)
+  return out
+}
+
+export const entities: readonly Entity<string, Fields>[] = withLineEntities(Object.values(registry))
+
+/** The registry's reports (schema/reports/); their rows come from the domain modules. */
+export const reportRegistry = {} as const
+
+export const reports: readonly Report[] = Object.values(reportRegistry)
 
 export function entityByName(name: string): Entity<string, Fields> | undefined {
   return entities.find((e) => e.name === name)
 }
 
 export { checkRegistry, RegistryError, type RegistryProblem } from './check'
+export { navigationEntries, navGroups, navPages, type NavEntry, type NavGroup, type NavPage } from './navigation'

@@ -7,17 +7,19 @@ import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyContextConfig, type FastifyInstance, type HTTPMethods } from 'fastify'
 import { sql } from 'kysely'
-import { checkRegistry, entities as registeredEntities, RegistryError } from '../schema'
-import { genericRoutes, type Entity, type Fields } from '../schema/kit'
+import { checkRegistry, entities as registeredEntities, reports as registeredReports, RegistryError } from '../schema'
+import { genericRoutes, type Entity, type Fields, type Report } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
 import type { ThrottleOptions } from './auth/throttle'
 import { DEMO_ADMIN } from './db/demo/seed'
 import type { Db } from './db/types'
 import { identityModule } from './domain/identity'
 import { workspaceModule } from './domain/workspace'
-import { hookRegistry } from './engine/hooks'
+import { hookRegistry, type HookRegistry } from './engine/hooks'
 import type { DomainModule, ModuleDeps } from './engine/modules'
-import { genericRoutePaths, registerEntityRoutes } from './engine/routes'
+import { registerReportRoutes, type ReportRun } from './engine/reports'
+import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './engine/routes'
+import type { ActionHandler } from './engine/service'
 import { registerErrorHandling } from './http/errors'
 import { catalogues } from './i18n'
 
@@ -28,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route of the app, in registration order. */
     routeTable: readonly RouteEntry[]
+    /** The engine the app was assembled with: its registry and the modules' hooks (for tests and tools). */
+    engine: { registry: readonly Entity<string, Fields>[]; hooks: HookRegistry }
   }
 }
 
@@ -37,6 +41,7 @@ export type AppOptions = {
   /** Where uploads are stored; served at /media/. */
   mediaDir: string
   entities?: readonly Entity<string, Fields>[]
+  reports?: readonly Report[]
   /** Built browser app to serve (vite build output); absent in API-only tests. */
   distDir?: string
   corsOrigins?: readonly string[]
@@ -61,12 +66,16 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
   if (missing.length > 0) throw new Error(`Routes the registry leaves to a domain module are not registered by any: ${missing.join(', ')}`)
 }
 
+/** The app's domain modules. */
+export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule()]
+
 /** Paths that belong to the API: unknown ones answer 404 JSON instead of the browser app. */
 const isApiPath = (url: string) => url.startsWith('/api/') || /^\/[a-z_]+\/api\//.test(url)
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const entities = options.entities ?? registeredEntities
-  const problems = checkRegistry(entities, catalogues)
+  const reports = options.reports ?? registeredReports
+  const problems = checkRegistry(entities, catalogues, reports)
   if (problems.length > 0) throw new RegistryError(problems)
 
   const app = Fastify({
@@ -103,14 +112,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: 'Not in demo mode.' }),
   )
 
-  const modules = options.modules ?? [identityModule({ throttle: options.loginThrottle }), workspaceModule()]
+  const modules = options.modules ?? defaultModules(options)
   const hooks = hookRegistry(modules.flatMap((m) => Object.entries(m.hooks ?? {})))
-  const deps: ModuleDeps = { db: options.db, registry: entities, hooks, mediaDir: options.mediaDir, jwtSecret: options.jwtSecret, isDemo: options.isDemo ?? false }
+  const actions: ActionRegistry = new Map(
+    entities.map((e) => [e.name, Object.assign({}, ...modules.map((m) => m.actions?.[e.name] ?? {})) as Record<string, ActionHandler>]),
+  )
+  const runs = new Map<string, ReportRun>(modules.flatMap((m) => Object.entries(m.reports ?? {})))
+  app.decorate('engine', { registry: entities, hooks })
+  const deps: ModuleDeps = { db: options.db, registry: entities, hooks, reports, mediaDir: options.mediaDir, jwtSecret: options.jwtSecret, isDemo: options.isDemo ?? false }
   // Every route in here needs a valid token and the permission its config names, unless its config marks it public.
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(options.db, options.jwtSecret))
     api.addHook('preHandler', authorize)
-    for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks })
+    for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks, actions })
+    registerReportRoutes(api, { db: options.db, registry: entities, reports, runs })
     for (const m of modules) await m.routes?.(api, deps)
   })
   checkBespokeRoutes(entities, routeTable)

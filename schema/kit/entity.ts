@@ -1,4 +1,4 @@
-import type { Field, Presence, ValueOf } from './fields'
+import type { ComputeInput, Field, Presence, ValueOf } from './fields'
 
 // Builders return Field<V, P> for many V; the registry holds them side by side.
 // eslint-style escape is avoided: `never` keeps assignment sound for every V.
@@ -36,6 +36,75 @@ export type ListByRoute = { kind: 'listBy'; path: string; field: string }
 
 type FieldName<F> = keyof F & string
 
+/** Who is asking, as a registry's row scope sees them (the server's principal has these). */
+export type Caller = { readonly id: number; readonly isAdmin: boolean; readonly permissions: ReadonlySet<string> }
+
+/** Equality conditions on fields (or `created_by`) that every row a caller may reach meets. */
+export type ScopeFilter = Readonly<Record<string, string | number | boolean | null>>
+
+export type RuleContext = {
+  mode: 'create' | 'update'
+  /** The values as sent, before validation: a rule may tell a value left out from a blank one. */
+  input: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A rule across fields (or across a document's lines), in the registry so that the
+ * browser's form and the server judge a record alike. It runs once every field is valid.
+ */
+export interface Rule {
+  /** Where the message goes: a field, or a lines field for a rule about the lines. */
+  readonly field: string
+  /** i18n key of the message (`validation.…`). */
+  readonly message: `validation.${string}`
+  readonly check: (values: ComputeInput, context: RuleContext) => boolean
+  /** Parameters of the message, from the values (the difference of two totals…). */
+  readonly params?: (values: ComputeInput) => Record<string, string | number>
+}
+
+/** Where an entity or a report sits in the navigation (groups: schema/navigation.ts). */
+export type NavSpec = {
+  /** The id of a group of schema/navigation.ts. */
+  readonly group: string
+  /** A Material icon name, as menu rows store them. */
+  readonly icon: string
+  /** Place among the group's items (smaller first). */
+  readonly order?: number
+  /** i18n key of the item; default: the plural label of the entity, or the report's title. */
+  readonly label?: string
+  /** Pinned in a new user's shortcuts. */
+  readonly shortcut?: boolean
+}
+
+/** A custom action of an entity's records (confirm, cancel, post…): a route, a permission and a button. */
+export type ActionSpec = {
+  /** i18n key of the button; default `action.<name>`. */
+  label?: `action.${string}`
+  /** Ask before running: `true` asks `action.<name>_question`, a key asks that. */
+  confirm?: boolean | `action.${string}`
+  /** Values the action takes from its caller (the screens ask for them in a dialog). */
+  input?: Fields
+  /** Whether the action applies to a row: the server refuses it otherwise and the screens hide it. */
+  isAvailable?: (row: ComputeInput) => boolean
+  /** Further paths of the route, for the contract's names (`paybill_and_confirm`). */
+  aliases?: readonly string[]
+  tone?: 'default' | 'danger'
+}
+
+export interface EntityAction {
+  readonly name: string
+  /** `<PREFIX>_<NAME>`, as roles hold it: `ORDER_CONFIRM`. */
+  readonly permission: string
+  readonly labelKey: string
+  readonly confirmKey?: string
+  readonly input: Fields
+  readonly inputNames: readonly string[]
+  readonly isAvailable?: (row: ComputeInput) => boolean
+  /** The route's paths below the entity's base: the name, then the aliases. */
+  readonly paths: readonly string[]
+  readonly tone: 'default' | 'danger'
+}
+
 /** The fields of an entity that extends `P` and declares `F`: its own, and the parent's it does not override. */
 export type Merged<P, F> = Omit<P, keyof F> & F
 
@@ -44,8 +113,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   name: N
   /** Module folder and navigation group. */
   module: string
-  /** Key of the array in list responses (`thanas`). */
-  listKey: string
+  /** Key of the array in list responses (`thanas`). Not for line entities. */
+  listKey?: string
   /**
    * Multi-table inheritance (Django's): the entity is a row of `extends` plus its own columns,
    * in a table whose `id` is the parent's id (on delete cascade). The parent's fields are the
@@ -64,8 +133,34 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   search?: readonly FieldName<Merged<P, F>>[]
   /** Columns of the generic list; default: every field not hidden in lists. */
   listColumns?: readonly FieldName<Merged<P, F>>[]
-  /** UI paths: list at `/apps/<area>/<list>`, form at `/apps/<area>/<form ?? list>/{id}/{name?}`. */
-  route: { area: string; list: string; form?: string }
+  /** UI paths: list at `/apps/<area>/<list>`, form at `/apps/<area>/<form ?? list>/{id}/{name?}`. Not for line entities. */
+  route?: { area: string; list: string; form?: string }
+  /**
+   * A line entity: the child rows of the document entity of that name (its `f.lines` field).
+   * Its table gets a cascading reference to the document (a column named after it) and a
+   * position; it has no routes, permissions or screens of its own — it is read and written
+   * with its document.
+   */
+  lineOf?: string
+  /** Rules across fields, run in the browser and on the server (schema/kit/rules.ts has the common ones). */
+  rules?: readonly Rule[]
+  /** Custom actions on a record: `POST …/<name>/{id}`, permission `<PREFIX>_<NAME>`, a button. */
+  actions?: Readonly<Record<string, ActionSpec>>
+  /** Its menu entry; `false` for none. Default: the group `other`. */
+  nav?: NavSpec | false
+  /** Fields a user may change on their own row (My Profile): for `user`. */
+  selfEditable?: readonly FieldName<Merged<P, F>>[]
+  /**
+   * The record's id is the id of the row this required reference points at — one record per
+   * such row, as Django's one-to-one primary key (a role's menu has the role's id). The
+   * reference cannot change, and deleting that row deletes the record.
+   */
+  idFrom?: FieldName<F>
+  /**
+   * The rows a caller may reach (list, read, update, delete, actions), as equality
+   * conditions, or null for all: `(caller) => (caller.isAdmin ? null : { created_by: caller.id })`.
+   */
+  scope?: (caller: Caller) => ScopeFilter | null
   extraRoutes?: readonly ListByRoute[]
   /** Actions that answer without a token (only LIST and DETAILS may be public): site settings read at start-up. */
   public?: readonly Action[]
@@ -120,6 +215,17 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly routes: Readonly<Record<GenericRoute, RouteMode>>
   readonly paginateAll: boolean
   readonly routeAliases: Readonly<Record<string, GenericRoute>>
+  /** The document entity this line entity belongs to. */
+  readonly lineOf?: string
+  readonly isLine: boolean
+  /** Its fields of kind `lines`. */
+  readonly linesFieldNames: readonly string[]
+  readonly rules: readonly Rule[]
+  readonly actions: Readonly<Record<string, EntityAction>>
+  readonly nav: NavSpec | null
+  readonly selfEditable: readonly string[]
+  readonly idFrom?: string
+  readonly scope?: (caller: Caller) => ScopeFilter | null
   /** i18n keys: `<labelKey>.one`, `<labelKey>.other`. */
   readonly labelKey: string
   readonly fieldLabelKey: (field: string) => string
@@ -127,26 +233,44 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly ui: { readonly area: string; readonly list: string; readonly listPath: string; readonly formPath: string; readonly areaPath: string }
 }
 
+const actionOf = (permission: string, name: string, spec: ActionSpec): EntityAction => ({
+  name,
+  permission: `${permission}_${name.toUpperCase()}`,
+  labelKey: spec.label ?? `action.${name}`,
+  confirmKey: spec.confirm === true ? `action.${name}_question` : spec.confirm || undefined,
+  input: spec.input ?? {},
+  inputNames: Object.keys(spec.input ?? {}),
+  isAvailable: spec.isAvailable,
+  paths: [name, ...(spec.aliases ?? [])],
+  tone: spec.tone ?? 'default',
+})
+
+export const DEFAULT_NAV_GROUP = 'other'
+
 export function defineEntity<const N extends string, const F extends Fields, const P extends Fields = Record<never, never>>(
   config: EntityConfig<N, F, P>,
 ): Entity<N, Merged<P, F>> {
   const parent = config.extends as Entity<string, Fields> | undefined
+  const isLine = config.lineOf !== undefined
+  if (!isLine && (!config.route || !config.listKey)) throw new Error(`entity '${config.name}': give it a listKey and a route (or lineOf, for the lines of a document)`)
   // The parent's fields keep their place (an override replaces the parent's in place); new ones follow.
   const fields = { ...(parent?.fields ?? {}), ...config.fields } as unknown as Merged<P, F> & Fields
   const fieldNames = Object.keys(fields) as FieldName<Merged<P, F>>[]
   const ownFieldNames = parent ? fieldNames.filter((n) => !(n in parent.fields)) : fieldNames
   const permission = config.permission ?? config.name.toUpperCase()
   const labelKeyOf = (field: string) => fields[field]?.label ?? `field.${field}`
-  const routes = Object.fromEntries(genericRoutes.map((r) => [r, config.routes?.[r] ?? 'generic'])) as Record<GenericRoute, RouteMode>
+  // A line has no routes of its own: it is read and written with its document.
+  const routes = Object.fromEntries(genericRoutes.map((r) => [r, isLine ? false : (config.routes?.[r] ?? 'generic')])) as Record<GenericRoute, RouteMode>
+  const route = config.route ?? { area: '', list: '' }
   return {
     name: config.name,
     module: config.module,
-    listKey: config.listKey,
+    listKey: config.listKey ?? `${config.name}_lines`,
     fields,
     fieldNames,
     parent,
     ownFieldNames,
-    labelField: config.labelField ?? parent?.labelField ?? 'name',
+    labelField: config.labelField ?? parent?.labelField ?? (isLine ? fieldNames[0]! : 'name'),
     permission,
     permissions: Object.fromEntries(actions.map((a) => [a, `${permission}_${a}`])) as Record<Action, string>,
     ordering: config.ordering ?? '-id',
@@ -158,15 +282,24 @@ export function defineEntity<const N extends string, const F extends Fields, con
     routes,
     paginateAll: config.paginateAll ?? true,
     routeAliases: config.routeAliases ?? {},
+    lineOf: config.lineOf,
+    isLine,
+    linesFieldNames: fieldNames.filter((n) => fields[n]!.kind === 'lines'),
+    rules: config.rules ?? [],
+    actions: Object.fromEntries(Object.entries(config.actions ?? {}).map(([name, spec]) => [name, actionOf(permission, name, spec)])),
+    nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
+    selfEditable: config.selfEditable ?? [],
+    idFrom: config.idFrom,
+    scope: config.scope,
     labelKey: `entity.${config.name}`,
     fieldLabelKey: labelKeyOf,
     api: { base: `/${config.name}/api/v1/${config.name}` },
     ui: {
-      area: config.route.area,
-      list: config.route.list,
-      formPath: `/apps/${config.route.area}/${config.route.form ?? config.route.list}`,
-      listPath: `/apps/${config.route.area}/${config.route.list}`,
-      areaPath: `/apps/${config.route.area}`,
+      area: route.area,
+      list: route.list,
+      formPath: `/apps/${route.area}/${route.form ?? route.list}`,
+      listPath: `/apps/${route.area}/${route.list}`,
+      areaPath: `/apps/${route.area}`,
     },
   }
 }
@@ -179,5 +312,25 @@ export function storageOf(entity: Entity<string, Fields>, field: string): Entity
 /** The table rows of the entity start from: the parent's (which holds id and the audit columns) or its own. */
 export const rootOf = (entity: Entity<string, Fields>): Entity<string, Fields> => entity.parent ?? entity
 
-/** Fields a response carries: every field but the write-only ones. */
+/** Fields a response carries: every field but the write-only ones (passwords, confirmations). */
 export const readableFields = (entity: Entity<string, Fields>): string[] => entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly)
+
+/** Fields with a column in a table (the entity's or its parent's): not refs, lines, virtual or input-only ones. */
+export const columnFields = (entity: Entity<string, Fields>, names: readonly string[] = entity.fieldNames): string[] =>
+  names.filter((n) => entity.fields[n]!.sql !== undefined)
+
+/** The line entity of a lines field. */
+export const lineEntityOf = (entity: Entity<string, Fields>, field: string): Entity<string, Fields> => {
+  const spec = entity.fields[field]?.lines
+  if (!spec) throw new Error(`${entity.name}.${field} is not a lines field`)
+  return spec.entity
+}
+
+/** The column of a line's table that refers to its document: named after the document entity. */
+export const lineLinkColumn = (line: Entity<string, Fields>): string => {
+  if (!line.lineOf) throw new Error(`${line.name} is not a line entity`)
+  return line.lineOf
+}
+
+/** A line's place in its document, kept by the engine. */
+export const LINE_POSITION = 'position'

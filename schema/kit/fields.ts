@@ -1,3 +1,4 @@
+import type { Entity, Fields, InputOf } from './entity'
 import type { Normalizer } from './normalize'
 
 /**
@@ -9,16 +10,16 @@ import type { Normalizer } from './normalize'
  */
 export type FieldKind =
   | 'text' | 'email' | 'phone' | 'url' | 'integer' | 'decimal' | 'boolean'
-  | 'date' | 'datetime' | 'enum' | 'ref' | 'refs' | 'file' | 'json' | 'password'
+  | 'date' | 'datetime' | 'enum' | 'ref' | 'refs' | 'file' | 'json' | 'password' | 'lines'
 
 export type Widget =
   | 'text' | 'textarea' | 'email' | 'phone' | 'url' | 'number' | 'decimal' | 'money'
   | 'checkbox' | 'date' | 'datetime' | 'select' | 'ref-select' | 'refs-select'
-  | 'file' | 'image' | 'json' | 'password'
+  | 'file' | 'image' | 'json' | 'password' | 'lines'
 
 export type Cell =
   | 'text' | 'link' | 'number' | 'decimal' | 'money' | 'boolean' | 'date' | 'datetime'
-  | 'enum' | 'ref' | 'refs' | 'file' | 'image' | 'json'
+  | 'enum' | 'ref' | 'refs' | 'file' | 'image' | 'json' | 'lines'
 
 /** required: must be present; optional: null when absent; default: the default when absent. */
 export type Presence = 'required' | 'optional' | 'default'
@@ -29,7 +30,7 @@ export type OnDelete = 'restrict' | 'cascade' | 'set null'
 export type MessageRule =
   | 'required' | 'invalid' | 'text' | 'max_length' | 'min_length' | 'email' | 'phone' | 'url'
   | 'integer' | 'min_value' | 'max_value' | 'decimal' | 'boolean' | 'date' | 'datetime'
-  | 'choice' | 'ref' | 'refs' | 'file' | 'json'
+  | 'choice' | 'ref' | 'refs' | 'file' | 'json' | 'lines' | 'line_id'
 
 /** Own messages of a field, by rule: i18n keys under `validation.` (the registry check verifies them). */
 export type FieldMessages = { readonly [R in MessageRule]?: `validation.${string}` }
@@ -39,6 +40,21 @@ export type SqlColumn = {
   type: string
   /** SQL literal for the column default, when the field has one. */
   default?: string
+}
+
+/**
+ * What a computed field's function sees: the record's validated values (a document's lines
+ * included, each with its own computed values), or on read the stored row.
+ */
+export type ComputeInput = Readonly<Record<string, unknown>>
+
+/** Child rows of a document (`f.lines`): the line entity, and how a line may be written. */
+export type LinesSpec = {
+  readonly entity: Entity<string, Fields>
+  /** A line may be sent as the bare value of this field (`menu_items: [3, 5]` for `[{menu_item: 3}, …]`). */
+  readonly scalar?: string
+  /** Fewest lines a document must have. */
+  readonly min?: number
 }
 
 export interface Field<V = unknown, P extends Presence = Presence> {
@@ -57,6 +73,21 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly isReadOnly: boolean
   /** Taken from request bodies but never answered (passwords). */
   readonly isWriteOnly: boolean
+  /**
+   * Kept by the write layer from the record's other values (a line's `total_price`, a
+   * document's `amount`); what a client sends for it is ignored. Stored unless `isVirtual`.
+   */
+  readonly compute?: (record: ComputeInput) => V | null
+  /**
+   * Not a column: a computed field worked out when the record is read (not sortable or
+   * filterable), or an input-only value (`isTransient`: a password confirmation).
+   */
+  readonly isVirtual: boolean
+  /** Taken from the request for the rules and hooks to judge, never stored or answered. */
+  readonly isTransient: boolean
+  /** `label`: list rows carry the referenced row's label instead of `{id, name}` (a contract's list shape). */
+  readonly listAs?: 'label'
+  readonly lines?: LinesSpec
   readonly messages?: FieldMessages
   readonly defaultValue?: V
   /** Absent for `refs`, which lives in a join table. */
@@ -92,13 +123,20 @@ type Common<V> = {
   readOnly?: boolean
   /** Replaces the message of a rule with the field's own i18n key (a contract's form text). */
   messages?: FieldMessages
+  /** Computes the value from the record (stored, or worked out on read when `virtual`); see Field.compute. */
+  compute?: (record: ComputeInput) => V | null
+  /** With `compute`: not stored, worked out when read. */
+  virtual?: boolean
+  /** An input-only value (a confirmation): validated, seen by rules and hooks, never stored or answered. */
+  transient?: boolean
 }
 
 type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { default: unknown } ? 'default' : 'optional'
 
 type Spec<V> = Omit<
   Field<V>,
-  'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly' | 'messages' | 'defaultValue' | '__value'
+  | 'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly'
+  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient'
 > & {
   isSearchable?: boolean
   isSortable?: boolean
@@ -108,18 +146,27 @@ type Spec<V> = Omit<
 function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, PresenceOf<O>> {
   const presence: Presence = o.required ? 'required' : o.default !== undefined ? 'default' : 'optional'
   const { isSearchable, isSortable, isWriteOnly, ...rest } = spec
+  const isTransient = o.transient ?? false
+  // A virtual computed value and an input-only one have no column.
+  const isVirtual = isTransient || (o.compute !== undefined && (o.virtual ?? false))
+  const writeOnly = (isWriteOnly ?? false) || isTransient
   return {
     ...rest,
+    sql: isVirtual ? undefined : rest.sql,
     presence: presence as PresenceOf<O>,
     isRequired: presence === 'required',
     label: o.label,
-    isSearchable: o.search ?? isSearchable ?? false,
-    isSortable: o.sortable ?? isSortable ?? true,
+    isSearchable: isVirtual ? false : (o.search ?? isSearchable ?? false),
+    isSortable: isVirtual ? false : (o.sortable ?? isSortable ?? true),
     isUnique: o.unique ?? false,
     // A write-only value has nothing to show in a list.
-    isHiddenInList: (isWriteOnly ?? false) || (o.hideInList ?? false),
-    isReadOnly: o.readOnly ?? false,
-    isWriteOnly: isWriteOnly ?? false,
+    isHiddenInList: writeOnly || (o.hideInList ?? false),
+    // The write layer sets a computed value: a client's is ignored.
+    isReadOnly: (o.readOnly ?? false) || o.compute !== undefined,
+    isWriteOnly: writeOnly,
+    compute: o.compute,
+    isVirtual,
+    isTransient,
     messages: o.messages,
     defaultValue: o.default,
   }
@@ -272,13 +319,18 @@ export function choice<const T extends readonly [string, ...string[]], const O e
 
 // ---------------------------------------------------------------- relations
 
-export function ref<const O extends Common<number> & { onDelete?: OnDelete }>(target: string, o: O = {} as O) {
+/**
+ * A reference (foreign key). `search: true` makes the list search match the referenced
+ * row's label; `listAs: 'label'` puts that label in list rows instead of `{id, name}`.
+ */
+export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: 'label' }>(target: string, o: O = {} as O) {
   return field<number, O>(o, {
     kind: 'ref',
     widget: 'ref-select',
     cell: 'ref',
     sql: { type: 'bigint' },
     ref: { target, onDelete: o.onDelete ?? (o.required ? 'restrict' : 'set null') },
+    listAs: o.listAs,
   })
 }
 
@@ -318,4 +370,28 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 
 export function json<const O extends Common<Json>>(o: O = {} as O) {
   return field<Json, O>(o, { kind: 'json', widget: 'json', cell: 'json', sql: { type: 'jsonb' }, isSortable: false })
+}
+
+// ---------------------------------------------------------------- documents
+
+/** A line as a client sends it: the line entity's input, with the `id` of a stored line to change it. */
+export type LineInput<E> = E extends Entity<string, infer F> ? InputOf<F> & { id?: number } : never
+
+/**
+ * Child rows of a document (master-detail): the line entity (declared with `lineOf` this
+ * entity's name) lives in its own table with a cascading reference to the document and a
+ * position. A document is written with its lines in one transaction; on update a line
+ * with an `id` is changed, one without is added and a stored line left out is removed.
+ */
+export function lines<const E extends Entity<string, Fields>, const O extends Pick<Common<never>, 'label' | 'hideInList' | 'messages'> & { min?: number; scalar?: keyof E['fields'] & string }>(
+  entity: E,
+  o: O = {} as O,
+) {
+  return field<LineInput<E>[], O & { default: [] }>({ ...o, hideInList: true, default: [] as never } as O & { default: [] }, {
+    kind: 'lines',
+    widget: 'lines',
+    cell: 'lines',
+    isSortable: false,
+    lines: { entity, scalar: o.scalar, min: o.min },
+  })
 }

@@ -32,6 +32,11 @@ export const validationKeys = [
   'validation.ref_missing',
   'validation.unknown_field',
   'validation.password_match',
+  'validation.lines',
+  'validation.lines_min',
+  'validation.line_id',
+  'validation.stale',
+  'validation.id_from',
 ] as const
 
 export type ValidationKey = (typeof validationKeys)[number]

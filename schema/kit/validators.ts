@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Entity, Fields } from './entity'
+import type { Entity, Fields, RuleContext } from './entity'
 import { INT4_MAX, normalizePhone, parseDecimal, type Field, type MessageRule, type Presence } from './fields'
 import { normalizers } from './normalize'
 
@@ -18,10 +18,13 @@ const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === '
 const isBlankRef = (v: unknown) => isBlank(v) || v === 0 || v === '0'
 
 function toInteger(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined
   if (typeof v === 'string' && /^\s*-?\d{1,16}\s*$/.test(v)) return Number(v)
   return undefined
 }
+
+/** The largest id a path, a body or a token may carry: 15 digits fit bigint and a JS number exactly. */
+export const MAX_ID = 999_999_999_999_999
 
 function integerBase(min: number, max: number, m: (rule: MessageRule) => string): z.ZodType<number> {
   return z
@@ -41,7 +44,7 @@ function integerBase(min: number, max: number, m: (rule: MessageRule) => string)
 const idBase = (error: string) =>
   z.unknown().transform((v, ctx) => {
     const n = toInteger(v)
-    if (n === undefined || n < 1) {
+    if (n === undefined || n < 1 || n > MAX_ID) {
       ctx.addIssue({ code: 'custom', message: error })
       return z.NEVER
     }
@@ -165,7 +168,22 @@ function baseOf(f: AnyField): z.ZodType {
           }
         })
         .pipe(z.json({ error: m('json') }))
+    case 'lines': {
+      const spec = f.lines!
+      const line = lineSchemaOf(spec.entity)
+      const scalar = spec.scalar
+      // A line may come as the bare value of its scalar field (`menu_items: [3, 5]`).
+      const item = scalar ? z.preprocess((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : { [scalar]: v }), line) : line
+      const list = z.array(item, { error: m('lines') })
+      return spec.min ? list.min(spec.min, { error: 'validation.lines_min' }) : list
+    }
   }
+}
+
+/** A line as a document's validator takes it: the line entity's record, with the `id` of a stored line to change it. */
+function lineSchemaOf(line: Entity<string, Fields>): z.ZodType {
+  const id = z.preprocess((v) => (v === '' || v === null ? undefined : v), idBase('validation.line_id').optional())
+  return z.object({ id, ...shapeOf(line, 'create') })
 }
 
 const fieldValidators = new WeakMap<object, z.ZodType>()
@@ -198,11 +216,10 @@ export type SchemaMode = 'create' | 'update'
 
 const entitySchemas = new WeakMap<object, Partial<Record<SchemaMode, z.ZodType<Record<string, unknown>>>>>()
 
-/** Validates a whole record; unknown keys and read-only fields (set by the server) are dropped. */
-export function schemaOf(entity: Entity<string, Fields>, mode: SchemaMode = 'create'): z.ZodType<Record<string, unknown>> {
-  const known = entitySchemas.get(entity) ?? {}
-  const hit = known[mode]
-  if (hit) return hit
+/** What a record's validation reads: an entity, or the parameters of a report or an action. */
+export type RecordShape = Pick<Entity<string, Fields>, 'fields' | 'fieldNames' | 'rules' | 'linesFieldNames'>
+
+function shapeOf(entity: RecordShape, mode: SchemaMode): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {}
   for (const name of entity.fieldNames) {
     const field = entity.fields[name]!
@@ -212,7 +229,73 @@ export function schemaOf(entity: Entity<string, Fields>, mode: SchemaMode = 'cre
         ? validatorOf({ ...field, presence: 'optional', isRequired: false, defaultValue: undefined } as AnyField)
         : validatorOf(field)
   }
-  const schema = z.object(shape)
+  return shape
+}
+
+/** Validates a whole record's fields; unknown keys and read-only fields (set by the server) are dropped. */
+export function schemaOf(entity: RecordShape, mode: SchemaMode = 'create'): z.ZodType<Record<string, unknown>> {
+  const known = entitySchemas.get(entity) ?? {}
+  const hit = known[mode]
+  if (hit) return hit
+  const schema = z.object(shapeOf(entity, mode))
   entitySchemas.set(entity, { ...known, [mode]: schema })
   return schema
+}
+
+export type RecordIssue = z.core.$ZodIssue
+
+export type RecordResult = { success: true; data: Record<string, unknown> } | { success: false; issues: RecordIssue[] }
+
+/** The entity's rules (and each line's) over valid values, as issues at the rule's field. */
+function ruleIssues(entity: RecordShape, values: Record<string, unknown>, context: RuleContext, prefix: readonly PropertyKey[] = []): RecordIssue[] {
+  const issues: RecordIssue[] = []
+  for (const rule of entity.rules) {
+    if (rule.check(values, context)) continue
+    issues.push({ code: 'custom', path: [...prefix, rule.field], message: rule.message, params: rule.params?.(values), input: values[rule.field] })
+  }
+  for (const name of entity.linesFieldNames) {
+    const line = entity.fields[name]!.lines!.entity
+    const rows = (values[name] as Array<Record<string, unknown>> | null) ?? []
+    const given = context.input[name]
+    rows.forEach((row, i) => {
+      const input = Array.isArray(given) && typeof given[i] === 'object' && given[i] !== null ? (given[i] as Record<string, unknown>) : {}
+      issues.push(...ruleIssues(line, row, { mode: 'create', input }, [...prefix, name, i]))
+    })
+  }
+  return issues
+}
+
+/**
+ * A record judged as a whole: every field by its validator, then — when those pass — the
+ * rules across fields (and across each line). The browser's form and the server both call
+ * this, so a record is accepted or refused alike in both.
+ */
+export function validateRecordInput(entity: RecordShape, input: Record<string, unknown>, mode: SchemaMode = 'create'): RecordResult {
+  const parsed = schemaOf(entity, mode).safeParse(input)
+  if (!parsed.success) return { success: false, issues: parsed.error.issues }
+  const issues = ruleIssues(entity, parsed.data, { mode, input })
+  return issues.length > 0 ? { success: false, issues } : { success: true, data: parsed.data }
+}
+
+/**
+ * Where an issue is reported: the field, or for a document's line `items.3.debit_amount`
+ * (`items.3` for the line as a whole, `items` for the lines together).
+ */
+export function issueKey(entity: Pick<RecordShape, 'fields'>, path: readonly PropertyKey[]): string {
+  const [first, index, ...rest] = path
+  const field = typeof first === 'string' ? entity.fields[first] : undefined
+  if (!field?.lines || index === undefined) return String(first ?? 'non_field_errors')
+  if (rest.length === 0) return `${String(first)}.${String(index)}`
+  return `${String(first)}.${String(index)}.${issueKey(field.lines.entity, rest)}`
+}
+
+/** The label key of the field an issue is about, a line's field included. */
+export function issueLabelKey(entity: Pick<Entity<string, Fields>, 'fields' | 'fieldLabelKey'>, path: readonly PropertyKey[], labelOf: (field: string) => string = entity.fieldLabelKey): string {
+  const [first, index, next, ...rest] = path
+  const field = typeof first === 'string' ? entity.fields[first] : undefined
+  if (field?.lines && index !== undefined && typeof next === 'string') {
+    if (next === 'id') return 'field.line'
+    return issueLabelKey(field.lines.entity, [next, ...rest])
+  }
+  return labelOf(String(first ?? ''))
 }

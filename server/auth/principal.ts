@@ -18,11 +18,20 @@ export type Principal = {
 }
 
 const TTL_MS = 5_000
-const cache = new Map<number, { at: number; principal: Principal | undefined }>()
+// By database and user: two apps in one process (tests, tools) have users of the same ids.
+const cache = new Map<string, { at: number; userId: number; principal: Principal | undefined }>()
+const databaseKeys = new WeakMap<object, number>()
+let databases = 0
+const keyOf = (db: Executor, userId: number) => {
+  let key = databaseKeys.get(db)
+  if (key === undefined) databaseKeys.set(db, (key = ++databases))
+  return `${key}:${userId}`
+}
 const rolePermissions = joinTableName('role', 'permissions')
 
 export async function loadPrincipal(db: Executor, userId: number, now = Date.now()): Promise<Principal | undefined> {
-  const hit = cache.get(userId)
+  const key = keyOf(db, userId)
+  const hit = cache.get(key)
   if (hit && now - hit.at < TTL_MS) return hit.principal
   const r = await sql<{ id: number; email: string; is_admin: boolean; is_active: boolean; role: string | null; permissions: string[] }>`
     select u.id, u.email, u.is_admin, u.is_active, r.name as role,
@@ -34,14 +43,14 @@ export async function loadPrincipal(db: Executor, userId: number, now = Date.now
   const principal = u
     ? { id: u.id, email: u.email, isAdmin: u.is_admin, isActive: u.is_active, role: u.role, permissions: new Set(u.permissions) }
     : undefined
-  cache.set(userId, { at: now, principal })
+  cache.set(key, { at: now, userId, principal })
   return principal
 }
 
 /** Called after a write that changes who a user is or what they may do; no id forgets everyone. */
 export function forgetPrincipal(userId?: number): void {
   if (userId === undefined) cache.clear()
-  else cache.delete(userId)
+  else for (const [key, entry] of cache) if (entry.userId === userId) cache.delete(key)
 }
 
 /** Admins pass every check; everyone else needs the permission through their role. */

@@ -1,4 +1,4 @@
-import type { Entity, Fields, OnDelete } from '../../schema/kit'
+import { columnFields, lineLinkColumn, LINE_POSITION, type Entity, type Fields, type OnDelete } from '../../schema/kit'
 
 /**
  * The tables, constraints and indexes the registry declares, as plain data. The sync
@@ -6,10 +6,15 @@ import type { Entity, Fields, OnDelete } from '../../schema/kit'
  */
 export type ColumnSpec = { name: string; type: string; notNull: boolean; default?: string }
 /** `parent`: the table's id is the parent's id (multi-table inheritance), not an identity of its own. */
+/** `parent`: the table's id is another table's row id (multi-table inheritance, or `idFrom`), not an identity of its own. */
 export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean; parent?: string }
 export type ForeignKeySpec = { name: string; table: string; column: string; target: string; onDelete: OnDelete }
 export type UniqueSpec = { name: string; table: string; column: string }
-export type IndexSpec = { name: string; table: string; using: 'btree' | 'gin_trgm'; column: string }
+/**
+ * `search`: a trigram index on the column's unaccented text (`bo_unaccent(col) gin_trgm_ops`),
+ * which the list search and `q` use to match any part, ignoring case and accents.
+ */
+export type IndexSpec = { name: string; table: string; using: 'btree' | 'search'; column: string }
 export type SchemaSpec = { tables: TableSpec[]; foreignKeys: ForeignKeySpec[]; uniques: UniqueSpec[]; indexes: IndexSpec[] }
 
 export const joinTableName = (entity: string, field: string) => `${entity}_${field}`
@@ -24,13 +29,21 @@ const auditColumns: ColumnSpec[] = [
 export function registrySchema(entities: readonly Entity<string, Fields>[]): SchemaSpec {
   const spec: SchemaSpec = { tables: [], foreignKeys: [], uniques: [], indexes: [] }
   const index = (table: string, column: string, using: IndexSpec['using']) => {
-    const name = `${table}_${column}_${using === 'btree' ? 'idx' : 'trgm'}`
+    const name = `${table}_${column}_${using === 'btree' ? 'idx' : 'search'}`
     if (!spec.indexes.some((i) => i.name === name)) spec.indexes.push({ name, table, column, using })
   }
   for (const e of entities) {
     const columns: ColumnSpec[] = [{ name: 'id', type: 'bigint', notNull: true }]
+    // A line refers to its document (deleting the document deletes its lines) and keeps its place.
+    if (e.isLine) {
+      const link = lineLinkColumn(e)
+      columns.push({ name: link, type: 'bigint', notNull: true }, { name: LINE_POSITION, type: 'integer', notNull: true, default: '0' })
+      spec.foreignKeys.push({ name: `${e.name}_${link}_fkey`, table: e.name, column: link, target: e.lineOf!, onDelete: 'cascade' })
+      index(e.name, link, 'btree')
+    }
     // An entity that extends another stores only its own fields; the parent's table holds
     // the rest and the audit columns, and deleting the parent row deletes this one.
+    // Lines, virtual computed values and input-only fields have no column.
     for (const name of e.ownFieldNames) {
       const field = e.fields[name]!
       if (field.kind === 'refs') {
@@ -48,6 +61,7 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
         index(join, 'target_id', 'btree')
         continue
       }
+      if (!columnFields(e, [name]).length) continue
       const sqlColumn = field.sql!
       columns.push({ name, type: sqlColumn.type, notNull: field.presence !== 'optional', default: sqlColumn.default })
       if (field.ref) {
@@ -55,7 +69,7 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
         index(e.name, name, 'btree')
       }
       if (field.isUnique) spec.uniques.push({ name: `${e.name}_${name}_key`, table: e.name, column: name })
-      if (field.isSearchable) index(e.name, name, 'gin_trgm')
+      if (field.isSearchable && field.kind !== 'ref') index(e.name, name, 'search')
     }
     const orderField = e.ordering.replace(/^-/, '')
     if (orderField !== 'id' && e.ownFieldNames.includes(orderField) && !e.fields[orderField]?.isUnique) index(e.name, orderField, 'btree')
@@ -65,7 +79,9 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
       continue
     }
     columns.push(...auditColumns)
-    spec.tables.push({ name: e.name, columns, counted: true })
+    const idTarget = e.idFrom ? e.fields[e.idFrom]!.ref!.target : undefined
+    spec.tables.push({ name: e.name, columns, counted: true, ...(idTarget ? { parent: idTarget } : {}) })
+    if (idTarget) spec.foreignKeys.push({ name: `${e.name}_id_fkey`, table: e.name, column: 'id', target: idTarget, onDelete: 'cascade' })
     for (const col of ['created_by', 'updated_by']) {
       spec.foreignKeys.push({ name: `${e.name}_${col}_fkey`, table: e.name, column: col, target: 'user', onDelete: 'set null' })
     }

@@ -25,6 +25,14 @@ export type SyncPlan = { steps: Step[]; refusals: string[]; notices: string[] }
 const id = (name: string) => sql.id(name)
 const ident = /^[a-z_][a-z0-9_]*$/
 
+/** The statement triggers that keep `row_count` (rows and version) of a registry table. */
+const countTriggers = [
+  ['ins', 'insert', sql`referencing new table as new_rows`],
+  ['del', 'delete', sql`referencing old table as old_rows`],
+  ['trunc', 'truncate', sql``],
+  ['upd', 'update', sql``],
+] as const
+
 function columnDdl(c: ColumnSpec, table?: TableSpec): RawBuilder<unknown> {
   if (!ident.test(c.name)) throw new Error(`unsafe column name ${c.name}`)
   // A child table's id is its parent row's id (its foreign key is added with the others).
@@ -91,15 +99,16 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
       step(`count rows of ${table.name}`, sql`
         insert into row_count (table_name, n) values (${table.name}, (select count(*) from ${id(table.name)}))
         on conflict (table_name) do update set n = excluded.n`)
-      for (const [suffix, event, ref] of [
-        ['ins', 'insert', sql`referencing new table as new_rows`],
-        ['del', 'delete', sql`referencing old table as old_rows`],
-        ['trunc', 'truncate', sql``],
-      ] as const) {
+      for (const [suffix, event, ref] of countTriggers.slice(0, 3)) {
         step(`${event} trigger on ${table.name}`, sql`
           create trigger ${id(`${table.name}_count_${suffix}`)} after ${sql.raw(event)} on ${id(table.name)}
           ${ref} for each statement execute function bo_count_rows()`)
       }
+    }
+    // Updates change what a search matches: they move the table's version, which a cached count checks.
+    if (table.counted && !live.triggers.has(`${table.name}_count_upd`)) {
+      step(`update trigger on ${table.name}`, sql`
+        create trigger ${id(`${table.name}_count_upd`)} after update on ${id(table.name)} for each statement execute function bo_count_rows()`)
     }
   }
   for (const u of desired.uniques) {
@@ -118,9 +127,14 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
     if (!live.constraints.has(pk)) step(`primary key of ${join.name}`, sql`alter table ${id(join.name)} add constraint ${id(pk)} primary key (owner_id, target_id)`)
   }
   for (const ix of desired.indexes) {
+    if (ix.using === 'search') {
+      // The search index of an earlier version (on the raw column) is superseded by this one.
+      const superseded = `${ix.table}_${ix.column}_trgm`
+      if (live.indexes.has(superseded)) step(`drop superseded index ${superseded}`, sql`drop index ${id(superseded)}`)
+    }
     if (live.indexes.has(ix.name)) continue
-    if (ix.using === 'gin_trgm') {
-      if (live.hasTrgm) step(`trigram index ${ix.table}.${ix.column}`, sql`create index ${id(ix.name)} on ${id(ix.table)} using gin (${id(ix.column)} gin_trgm_ops)`)
+    if (ix.using === 'search') {
+      if (live.hasTrgm) step(`search index ${ix.table}.${ix.column}`, sql`create index ${id(ix.name)} on ${id(ix.table)} using gin (bo_unaccent(${id(ix.column)}) gin_trgm_ops)`)
     } else {
       step(`index ${ix.table}.${ix.column}`, sql`create index ${id(ix.name)} on ${id(ix.table)} (${id(ix.column)})`)
     }
@@ -130,12 +144,31 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
 
 export type MigrateResult = { applied: string[]; notices: string[] }
 
+/**
+ * `bo_unaccent(text)`: the text without accents ('Türkçe' → 'Turkce'), immutable so that
+ * search indexes can be built on it. With the unaccent extension it is that (qualified with
+ * the extension's schema, as an index expression must be); without, the text as it is.
+ */
+async function defineUnaccent(trx: Trx): Promise<void> {
+  const ext = await sql<{ schema: string }>`
+    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'unaccent'`.execute(trx)
+  const schema = ext.rows[0]?.schema
+  const quoted = schema ? `"${schema.replace(/"/g, '""')}"` : undefined
+  const body = quoted ? `select ${quoted}.unaccent('${quoted}.unaccent'::regdictionary, $1)` : 'select $1'
+  const existing = await sql<{ body: string }>`select prosrc as body from pg_proc where proname = 'bo_unaccent' and pronamespace = current_schema()::regnamespace`.execute(trx)
+  if (existing.rows[0]?.body.trim() === body) return
+  await sql`create or replace function bo_unaccent(text) returns text language sql immutable parallel safe strict as ${sql.raw(`$fn$${body}$fn$`)}`.execute(trx)
+}
+
 export async function migrate(db: Db, entities: readonly Entity<string, Fields>[]): Promise<MigrateResult> {
-  // pg_trgm makes `ILIKE '%x%'` search use an index; without the extension search still works.
-  try {
-    await sql`create extension if not exists pg_trgm`.execute(db)
-  } catch {
-    /* not installable here (managed database without the privilege): search falls back to scans */
+  // pg_trgm makes `ILIKE '%x%'` search use an index, unaccent makes it ignore accents; without
+  // them search still works (with scans, or minding accents).
+  for (const extension of ['pg_trgm', 'unaccent']) {
+    try {
+      await sql`create extension if not exists ${sql.id(extension)}`.execute(db)
+    } catch {
+      /* not installable here (managed database without the privilege) */
+    }
   }
   await sql`create table if not exists schema_migrations (
     version varchar(100) primary key, name text not null, applied_at timestamptz not null default now())`.execute(db)
@@ -152,6 +185,7 @@ export async function migrate(db: Db, entities: readonly Entity<string, Fields>[
       await sql`insert into schema_migrations (version, name) values (${version}, ${m.name})`.execute(trx)
       applied.push(`${version} ${m.name}`)
     }
+    await defineUnaccent(trx)
     const plan = await planSync(trx, desired, await introspect(trx))
     if (plan.refusals.length > 0) throw new MigrationRefusedError(plan.refusals)
     if (plan.steps.length > 0) {

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import type { Executor } from '../db/types'
 
-export type AuditAction = 'create' | 'update' | 'delete'
+/** What was done: a generic write, or the name of a custom action (`confirm`, `post`). */
+export type AuditAction = 'create' | 'update' | 'delete' | (string & {})
 /** Changed fields with their value before and after: `{name: ["Old", "New"]}`. */
 export type Changes = Record<string, [unknown, unknown]>
 

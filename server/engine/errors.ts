@@ -16,9 +16,13 @@ export class ValidationError extends HttpError {
   }
 }
 
+/**
+ * An error answered as `{detail}`: a text, or a message (an i18n key with parameters) that
+ * the error handler renders in the language of the request.
+ */
 abstract class DetailError extends HttpError {
-  constructor(readonly detail: string) {
-    super(detail)
+  constructor(readonly detail: string | Message) {
+    super(typeof detail === 'string' ? detail : detail.key)
   }
 }
 
@@ -40,7 +44,7 @@ export class ConflictError extends DetailError {
 }
 export class TooManyRequestsError extends DetailError {
   readonly status = 429
-  constructor(detail: string, readonly retryAfterSeconds: number) {
+  constructor(detail: string | Message, readonly retryAfterSeconds: number) {
     super(detail)
   }
 }

@@ -1,5 +1,5 @@
 import type { Entity, Fields } from '../../schema/kit'
-import type { Row, Trx } from '../db/types'
+import type { Executor, Row, Trx } from '../db/types'
 import type { Registry } from './list-query'
 import type { Values } from './validate'
 
@@ -28,6 +28,12 @@ export type HookContext = {
 
 export interface EntityHooks {
   /**
+   * First, inside the write's transaction, before the values are validated: may fill in
+   * what the client leaves to the server (defaults, a document number) by changing `input`.
+   * Runs on create and update (`input` is then the body laid over the stored row).
+   */
+  readonly beforeValidate?: (ctx: HookContext & { input: Values }) => Promise<void> | void
+  /**
    * After validation and the reference checks, before the row is written. May change
    * `values` (what will be stored) or throw a typed error, which rolls everything back.
    * `values` is null on delete.
@@ -35,6 +41,11 @@ export interface EntityHooks {
   readonly beforeWrite?: (ctx: HookContext & { values: Values | null }) => Promise<void> | void
   /** After the row, its links and its audit entry are written; `after` is null on delete. */
   readonly afterWrite?: (ctx: HookContext & { rowId: number; after: Row | null }) => Promise<void> | void
+  /**
+   * After rows are read for a caller (a record, or a page of a list): may add to each row
+   * what the registry cannot compute (a balance from the ledger). `shape` tells which.
+   */
+  readonly afterRead?: (ctx: { db: Executor; registry: Registry; entity: Entity<string, Fields>; actor: Actor | null; rows: Row[]; shape: 'record' | 'list' }) => Promise<void> | void
 }
 
 /** Hooks by entity name, in registration order. */

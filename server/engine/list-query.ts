@@ -1,15 +1,19 @@
 import { sql, type RawBuilder } from 'kysely'
-import { storageOf, type Entity, type Fields } from '../../schema/kit'
+import { columnFields, hasComputed, lineLinkColumn, LINE_POSITION, readableFields, rootOf, storageOf, withComputed, type Entity, type Fields } from '../../schema/kit'
 import { entities as registeredEntities } from '../../schema'
 import { joinTableName } from '../db/registry-schema'
 import type { Executor, Row } from '../db/types'
 
 /**
- * The list engine. One query per page: the page of ids is cut first, then references
- * are joined onto those rows only (joining before OFFSET costs at deep pages), and
- * the total comes from a trigger-kept counter when no filter applies.
+ * The read layer's SQL. One query per page: the page of ids is cut first, then references
+ * are joined onto those rows only (joining before OFFSET costs at deep pages). The total
+ * comes from a trigger-kept counter when no filter applies, and otherwise from a count
+ * cached under the versions of the tables it read (exact: any write moves a version).
  */
-export type Filter = { field: string; op: 'contains' | 'equals'; value: string | number }
+export type Filter =
+  | { field: string; op: 'contains' | 'equals'; value: string | number | boolean | null }
+  /** `q`: any searchable field contains the text, ignoring case and accents. */
+  | { op: 'search'; value: string }
 export type ListQuery = { filters: Filter[]; ordering: string; page?: { page: number; size: number } }
 export type ListResult = { rows: Row[]; total: number; page: number; size: number; totalPages: number }
 /** The entities references resolve in: the app's registry, which may extend the static one. */
@@ -29,6 +33,9 @@ export function refTarget(registry: Registry, entity: Entity<string, Fields>, fi
   return t
 }
 
+/** Columns a row is read with: every field that has one, not the write-only ones (password hashes). */
+const storedReadable = (e: Entity<string, Fields>, names: readonly string[]) => columnFields(e, names).filter((n) => !e.fields[n]!.isWriteOnly)
+
 /**
  * The relation an entity's rows are read from: its table, or for an entity that extends
  * another, the parent's row joined with its own (the parent holds id and audit columns).
@@ -37,22 +44,36 @@ export function refTarget(registry: Registry, entity: Entity<string, Fields>, fi
 export function source(entity: Entity<string, Fields>): RawBuilder<unknown> {
   const parent = entity.parent
   if (!parent) return sql`${id(entity.name)}`
-  const stored = (e: Entity<string, Fields>, names: readonly string[]) => names.filter((n) => e.fields[n]!.kind !== 'refs' && !e.fields[n]!.isWriteOnly)
-  const parentColumns = ['id', ...stored(parent, parent.fieldNames), 'created_at', 'updated_at', 'created_by', 'updated_by'].map((c) => ref('p', c))
-  const ownColumns = stored(entity, entity.ownFieldNames).map((c) => ref('c', c))
+  const parentColumns = ['id', ...storedReadable(parent, parent.fieldNames), 'created_at', 'updated_at', 'created_by', 'updated_by'].map((c) => ref('p', c))
+  const ownColumns = storedReadable(entity, entity.ownFieldNames).map((c) => ref('c', c))
   return sql`(select ${sql.join([...parentColumns, ...ownColumns])} from ${id(entity.name)} c join ${id(parent.name)} p on p.id = c.id)`
 }
 
 /** The join table of a many-to-many field: named after the entity whose table stores the field. */
 export const linkTable = (entity: Entity<string, Fields>, field: string) => joinTableName(storageOf(entity, field).name, field)
 
-function whereClause(entity: Entity<string, Fields>, alias: string, filters: Filter[]): RawBuilder<unknown> {
+/** `text` contains `needle`, ignoring case and accents; served by the column's search index. */
+const matches = (column: RawBuilder<unknown>, needle: string) => sql`bo_unaccent(${column}) ilike bo_unaccent(${`%${escapeLike(needle)}%`})`
+
+function containsClause(registry: Registry, entity: Entity<string, Fields>, alias: string, field: string, needle: string): RawBuilder<unknown> {
+  const spec = entity.fields[field]!
+  if (spec.kind !== 'ref') return matches(sql`${ref(alias, field)}`, needle)
+  // A reference matches through the label of the row it points to.
+  const t = refTarget(registry, entity, field)
+  return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, field)} and ${matches(sql`${ref('x', t.labelField)}`, needle)})`
+}
+
+function whereClause(registry: Registry, entity: Entity<string, Fields>, alias: string, filters: readonly Filter[]): RawBuilder<unknown> {
   if (filters.length === 0) return sql``
   const conditions = filters.map((f) => {
-    if (!entity.fields[f.field] && f.field !== 'id') throw new Error(`unknown filter field ${f.field}`)
-    return f.op === 'contains'
-      ? sql`${ref(alias, f.field)} ilike ${`%${escapeLike(String(f.value))}%`}`
-      : sql`${ref(alias, f.field)} = ${f.value}`
+    if (f.op === 'search') {
+      const any = entity.searchFields.map((name) => containsClause(registry, entity, alias, name, f.value))
+      return any.length > 0 ? sql`(${sql.join(any, sql` or `)})` : sql`false`
+    }
+    const isAudit = f.field === 'id' || f.field === 'created_by' || f.field === 'updated_by'
+    if (!isAudit && !entity.fields[f.field]) throw new Error(`unknown filter field ${f.field}`)
+    if (f.op === 'contains') return containsClause(registry, entity, alias, f.field, String(f.value))
+    return f.value === null ? sql`${ref(alias, f.field)} is null` : sql`${ref(alias, f.field)} = ${f.value}`
   })
   return sql`where ${sql.join(conditions, sql` and `)}`
 }
@@ -79,12 +100,16 @@ function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: 
   const joins: RawBuilder<unknown>[] = []
   entity.fieldNames.forEach((name, i) => {
     const field = entity.fields[name]!
-    if (field.isWriteOnly) return
+    if (field.isWriteOnly || field.kind === 'lines' || field.isVirtual) return
     if (field.kind === 'ref') {
       const t = refTarget(registry, entity, name)
       const j = `r${i}`
       joins.push(sql`left join ${source(t)} ${sql.raw(j)} on ${ref(j, 'id')} = ${ref(alias, name)}`)
-      columns.push(sql`case when ${ref(j, 'id')} is null then null else json_build_object('id', ${ref(j, 'id')}, 'name', ${ref(j, t.labelField)}) end as ${id(name)}`)
+      columns.push(
+        field.listAs === 'label'
+          ? sql`${ref(j, t.labelField)} as ${id(name)}`
+          : sql`case when ${ref(j, 'id')} is null then null else json_build_object('id', ${ref(j, 'id')}, 'name', ${ref(j, t.labelField)}) end as ${id(name)}`,
+      )
     } else if (field.kind === 'refs') {
       const t = refTarget(registry, entity, name)
       columns.push(sql`(select coalesce(json_agg(json_build_object('id', x.id, 'name', ${ref('x', t.labelField)}) order by x.id), '[]'::json)
@@ -99,13 +124,59 @@ function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: 
   return { columns, joins }
 }
 
-async function count(db: Executor, entity: Entity<string, Fields>, filters: Filter[]): Promise<number> {
+// ---------------------------------------------------------------- counts
+
+/** The tables a filtered count reads: the entity's (and its parent's), and those of references searched by label. */
+function tablesRead(registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[]): string[] {
+  const tables = new Set([rootOf(entity).name, entity.name])
+  const viaLabel = (name: string) => {
+    const field = entity.fields[name]
+    if (field?.kind !== 'ref') return
+    const t = refTarget(registry, entity, name)
+    tables.add(rootOf(t).name)
+    tables.add(t.name)
+  }
+  for (const f of filters) {
+    if (f.op === 'search') entity.searchFields.forEach(viaLabel)
+    else if (f.op === 'contains') viaLabel(f.field)
+  }
+  return [...tables].sort()
+}
+
+const COUNT_CACHE_MAX = 2_000
+const countCache = new Map<string, { versions: string; n: number }>()
+
+async function versionsOf(db: Executor, tables: readonly string[]): Promise<string> {
+  const r = await sql<{ table_name: string; version: string }>`
+    select table_name, version from row_count where table_name = any(${[...tables]}) order by table_name`.execute(db)
+  return r.rows.map((x) => `${x.table_name}:${x.version}`).join(',')
+}
+
+async function countRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[]): Promise<number> {
+  const r = await sql<{ n: number }>`select count(*) as n from ${source(entity)} t ${whereClause(registry, entity, 't', filters)}`.execute(db)
+  return Number(r.rows[0]?.n ?? 0)
+}
+
+/**
+ * How many rows match. Unfiltered: the trigger-kept counter. Filtered: a count remembered
+ * under the versions of the tables it read — paging through a search counts once. Inside a
+ * transaction nothing is remembered: what it sees may yet be rolled back.
+ */
+async function count(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[], pending: Promise<string> | undefined): Promise<number> {
   if (filters.length === 0) {
     const r = await sql<{ n: number }>`select n from row_count where table_name = ${entity.name}`.execute(db)
     if (r.rows[0]) return Number(r.rows[0].n)
+    return countRows(db, registry, entity, filters)
   }
-  const r = await sql<{ n: number }>`select count(*) as n from ${source(entity)} t ${whereClause(entity, 't', filters)}`.execute(db)
-  return Number(r.rows[0]?.n ?? 0)
+  if (!pending) return countRows(db, registry, entity, filters)
+  const key = `${entity.name}|${JSON.stringify(filters)}`
+  const versions = await pending
+  const hit = countCache.get(key)
+  if (hit && hit.versions === versions) return hit.n
+  const n = await countRows(db, registry, entity, filters)
+  if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value!)
+  countCache.set(key, { versions, n })
+  return n
 }
 
 async function pageRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, q: ListQuery, page?: { page: number; size: number }): Promise<Row[]> {
@@ -113,7 +184,7 @@ async function pageRows(db: Executor, registry: Registry, entity: Entity<string,
   const limit = page ? sql`limit ${page.size} offset ${(page.page - 1) * page.size}` : sql``
   const r = await sql<Row>`
     with p as (
-      select * from ${source(entity)} t ${whereClause(entity, 't', q.filters)}
+      select * from ${source(entity)} t ${whereClause(registry, entity, 't', q.filters)}
       order by ${orderClause(registry, entity, 't', q.ordering)} ${limit}
     )
     select ${sql.join(columns)} from p ${sql.join(joins, sql` `)}
@@ -121,28 +192,100 @@ async function pageRows(db: Executor, registry: Registry, entity: Entity<string,
   return r.rows
 }
 
+const withVirtual = (entity: Entity<string, Fields>, rows: Row[]): Row[] => (hasComputed(entity, 'virtual') ? rows.map((r) => withComputed(entity, r, 'virtual') as Row) : rows)
+
 export async function listRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery, registry: Registry = registeredEntities): Promise<ListResult> {
   if (!q.page) {
-    const rows = await pageRows(db, registry, entity, q)
+    const rows = withVirtual(entity, await pageRows(db, registry, entity, q))
     return { rows, total: rows.length, page: 1, size: rows.length, totalPages: 1 }
   }
   const { size } = q.page
+  const isCacheable = q.filters.length > 0 && !db.isTransaction
+  const versions = isCacheable ? versionsOf(db, tablesRead(registry, entity, q.filters)) : undefined
   // Count and page run side by side; only a page past the end needs a second look.
-  const [total, first] = await Promise.all([count(db, entity, q.filters), pageRows(db, registry, entity, q, q.page)])
+  const [total, first] = await Promise.all([count(db, registry, entity, q.filters, versions), pageRows(db, registry, entity, q, q.page)])
   const totalPages = Math.max(1, Math.ceil(total / size))
   const page = Math.min(q.page.page, totalPages)
-  const rows = page === q.page.page ? first : await pageRows(db, registry, entity, q, { page, size })
+  const rows = withVirtual(entity, page === q.page.page ? first : await pageRows(db, registry, entity, q, { page, size }))
   return { rows, total, page, size, totalPages }
 }
 
-/** One stored row as `{id}` returns it: raw reference ids, many-to-many as id arrays, no write-only field. */
-export async function findRow(db: Executor, entity: Entity<string, Fields>, rowId: number): Promise<Row | undefined> {
-  const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly)
+// ---------------------------------------------------------------- one record
+
+/** The key a record carries the display names of its references under (`{city: 3, _labels: {city: 'Dhaka'}}`). */
+export const LABELS = '_labels'
+
+/** Columns giving each reference's label (`__label_city`) and each many-to-many's labels by id, for `_labels`. */
+function labelColumns(registry: Registry, entity: Entity<string, Fields>, alias: string): RawBuilder<unknown>[] {
+  return readableFields(entity).flatMap((name) => {
+    const field = entity.fields[name]!
+    if (field.kind === 'ref') {
+      const t = refTarget(registry, entity, name)
+      return [sql`(select ${ref('x', t.labelField)}::text from ${source(t)} x where x.id = ${ref(alias, name)}) as ${id(`__label_${name}`)}`]
+    }
+    if (field.kind === 'refs') {
+      const t = refTarget(registry, entity, name)
+      return [sql`(select coalesce(json_object_agg(x.id, ${ref('x', t.labelField)}), '{}'::json) from ${id(linkTable(entity, name))} jt
+        join ${source(t)} x on x.id = jt.target_id where jt.owner_id = ${ref(alias, 'id')}) as ${id(`__label_${name}`)}`]
+    }
+    return []
+  })
+}
+
+/** Moves the `__label_*` columns of a raw row into its `_labels`. */
+function withLabels(row: Row): Row {
+  const out: Row = {}
+  const labels: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith('__label_')) {
+      if (value !== null && !(typeof value === 'object' && Object.keys(value as object).length === 0)) labels[key.slice(8)] = value
+    } else out[key] = value
+  }
+  out[LABELS] = labels
+  return out
+}
+
+/** The lines of documents, in their order: a line's readable fields with its `_labels`, by document id. */
+async function linesOf(db: Executor, registry: Registry, entity: Entity<string, Fields>, field: string, docIds: readonly number[]): Promise<Map<number, Row[]>> {
+  const line = entity.fields[field]!.lines!.entity
+  const link = lineLinkColumn(line)
+  const readable = storedReadable(line, line.fieldNames).filter((n) => line.fields[n]!.kind !== 'refs')
+  const refsArrays = readableFields(line).filter((n) => line.fields[n]!.kind === 'refs')
+    .map((n) => sql`array(select jt.target_id from ${id(linkTable(line, n))} jt where jt.owner_id = l.id order by jt.target_id) as ${id(n)}`)
+  const r = await sql<Row>`
+    select ${sql.join([sql`l.id`, sql`${ref('l', link)} as __doc`, ...readable.map((n) => sql`${ref('l', n)}`), ...refsArrays, ...labelColumns(registry, line, 'l')])}
+    from ${id(line.name)} l where ${ref('l', link)} = any(${[...docIds]}::bigint[])
+    order by ${ref('l', link)}, ${ref('l', LINE_POSITION)}, l.id`.execute(db)
+  const byDoc = new Map<number, Row[]>()
+  for (const raw of r.rows) {
+    const { __doc, ...rest } = raw
+    const list = byDoc.get(Number(__doc)) ?? []
+    list.push(withLabels(rest))
+    byDoc.set(Number(__doc), list)
+  }
+  return byDoc
+}
+
+/**
+ * One stored row as `{id}` returns it: raw reference ids (many-to-many as id arrays), the
+ * display names of its references in `_labels`, a document's lines, no write-only field.
+ */
+export async function findRow(db: Executor, entity: Entity<string, Fields>, rowId: number, registry: Registry = registeredEntities): Promise<Row | undefined> {
+  const readable = readableFields(entity)
   const extra = readable
     .filter((n) => entity.fields[n]!.kind === 'refs')
     .map((n) => sql`array(select jt.target_id from ${id(linkTable(entity, n))} jt where jt.owner_id = t.id order by jt.target_id) as ${id(n)}`)
-  const columns = readable.filter((n) => entity.fields[n]!.kind !== 'refs').map((n) => sql`${ref('t', n)}`)
-  const all = [sql`t.id`, ...columns, ...extra, sql`t.created_at`, sql`t.updated_at`, sql`t.created_by`, sql`t.updated_by`]
+  const columns = storedReadable(entity, readable).map((n) => sql`${ref('t', n)}`)
+  const all = [sql`t.id`, ...columns, ...extra, sql`t.created_at`, sql`t.updated_at`, sql`t.created_by`, sql`t.updated_by`, ...labelColumns(registry, entity, 't')]
   const r = await sql<Row>`select ${sql.join(all)} from ${source(entity)} t where t.id = ${rowId}`.execute(db)
-  return r.rows[0]
+  const raw = r.rows[0]
+  if (!raw) return undefined
+  let row = withLabels(raw)
+  for (const name of entity.linesFieldNames) row[name] = (await linesOf(db, registry, entity, name, [rowId])).get(rowId) ?? []
+  if (hasComputed(entity, 'virtual')) row = withComputed(entity, row, 'virtual') as Row
+  // The fields in the registry's order, the audit columns and the labels after them.
+  const ordered: Row = { id: row.id }
+  for (const name of readable) if (name in row) ordered[name] = row[name]
+  for (const key of ['created_at', 'updated_at', 'created_by', 'updated_by', LABELS]) ordered[key] = row[key]
+  return ordered
 }

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify'
+import type { Report } from '../../schema/kit'
 import type { Db } from '../db/types'
 import type { EntityHooks, HookRegistry } from './hooks'
 import type { Registry } from './list-query'
+import type { ReportRun } from './reports'
+import type { ActionHandler } from './service'
 
 /**
  * A domain module (server/domain/<module>): the rules and routes of one part of the
@@ -15,6 +18,8 @@ export type ModuleDeps = {
   registry: Registry
   /** Every module's hooks, for the engine writes a module makes itself. */
   hooks: HookRegistry
+  /** The app's reports. */
+  reports: readonly Report[]
   mediaDir: string
   jwtSecret: string
   isDemo: boolean
@@ -24,6 +29,10 @@ export interface DomainModule {
   readonly name: string
   /** Rules by entity name; an entity extending another also runs its parent's. */
   readonly hooks?: Readonly<Record<string, EntityHooks>>
+  /** What the registry's custom actions do, by entity and action name (the engine checks, locks, audits). */
+  readonly actions?: Readonly<Record<string, Readonly<Record<string, ActionHandler>>>>
+  /** The rows of the registry's reports, by report name: one SQL query each (the engine pages, totals, streams). */
+  readonly reports?: Readonly<Record<string, ReportRun>>
   /**
    * Bespoke routes, behind the guard: each sets `config.permission` (one name or a list of
    * which any will do), or `config.isPublic`, or neither for any signed-in user.

@@ -19,22 +19,35 @@ export function orderingOf(entity: Entity<string, Fields>, query: Record<string,
   return String(raw)
 }
 
-const RESERVED = new Set(['page', 'size', 'ordering'])
+const RESERVED = new Set(['page', 'size', 'ordering', 'q'])
 const EXACT_KINDS = new Set(['ref', 'integer', 'boolean', 'enum', 'date'])
+/** Longer search text matches nothing a name holds, and only costs the database. */
+const MAX_SEARCH = 200
 
 /**
- * The contract's `search/?<field>=text`: case-insensitive contains on the entity's search
- * fields. As an additive extension, references and scalar fields filter by equality
+ * The contract's `search/?<field>=text`: case- and accent-insensitive contains on the
+ * entity's search fields (a reference by its row's label). As additive extensions, `q`
+ * matches any search field, and references and scalar fields filter by equality
  * (`?city=5`, `?is_active=true`), so lists can be narrowed without new routes.
  */
 export function filtersOf(entity: Entity<string, Fields>, query: Record<string, unknown>): Filter[] {
   const filters: Filter[] = []
+  const text = (key: string, raw: unknown) => {
+    const value = (Array.isArray(raw) ? String(raw[0]) : String(raw)).trim()
+    if (hasNulCharacter(value)) throw new BusinessError(`Invalid value for search parameter '${key}'.`)
+    return value.slice(0, MAX_SEARCH)
+  }
+  if (query.q !== undefined) {
+    const q = text('q', query.q)
+    if (q !== '') filters.push({ op: 'search', value: q })
+  }
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key) || raw === undefined) continue
-    const value = Array.isArray(raw) ? String(raw[0]) : String(raw)
-    if (hasNulCharacter(value)) throw new BusinessError(`Invalid value for search parameter '${key}'.`)
-    if (entity.searchFields.includes(key)) {
-      if (value.trim() !== '') filters.push({ field: key, op: 'contains', value: value.trim() })
+    const value = text(key, raw)
+    const isRef = entity.fields[key]?.kind === 'ref'
+    // A searchable reference given an id filters by it, given text by the label.
+    if (entity.searchFields.includes(key) && !(isRef && /^\d{1,15}$/.test(value))) {
+      if (value !== '') filters.push({ field: key, op: 'contains', value })
       continue
     }
     const field = entity.fields[key]

@@ -1,13 +1,13 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import { z } from 'zod'
 import { routeAction, type Action, type Entity, type Fields, type GenericRoute } from '../../schema/kit'
-import { validatorOf } from '../../schema/kit/validators'
+import { MAX_ID, validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
-import { findRow, listRows, type Registry } from './list-query'
+import type { Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf } from './request'
-import { createRow, deleteRow, deleteRows, notFound, updateRow, type Ctx } from './service'
+import { createRow, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { readBody } from './uploads'
 import { hasNulCharacter } from './validate'
 
@@ -16,8 +16,11 @@ import { hasNulCharacter } from './validate'
  * the permission it needs (public and own-row access as the registry declares).
  * Fastify answers with and without the trailing slash.
  */
+/** The domain's handlers of the registry's custom actions, by entity and action name. */
+export type ActionRegistry = ReadonlyMap<string, Readonly<Record<string, ActionHandler>>>
+
 /** `registry`: every entity of the app, where references resolve (it may extend the static registry). */
-export type EngineDeps = { db: Db; mediaDir: string; registry: Registry; hooks?: HookRegistry }
+export type EngineDeps = { db: Db; mediaDir: string; registry: Registry; hooks?: HookRegistry; actions?: ActionRegistry }
 
 type Query = Record<string, unknown>
 type IdParams = { id: string }
@@ -43,24 +46,26 @@ export function actionConfig(entity: Entity<string, Fields>, action: Action, has
   }
 }
 
-/** An engine write context for a request: the caller is the actor. */
-export function writeContext(deps: EngineDeps, entity: Entity<string, Fields>, request: FastifyRequest): Ctx {
-  return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, hooks: deps.hooks }
+/** An engine context for a request: the caller is the actor, and the engine checks their access. */
+export function requestContext(deps: EngineDeps, entity: Entity<string, Fields>, request: FastifyRequest): Ctx {
+  return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, access: 'check', hooks: deps.hooks }
 }
 
 // Ids as path ids are read (rowIdOf): up to 15 digits, so they fit bigint and a JS number.
-const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(999_999_999_999_999), z.string().regex(/^\d{1,15}$/).transform(Number)])).min(1) })
+const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(MAX_ID), z.string().regex(/^\d{1,15}$/).transform(Number)])).min(1) })
 
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
-  const { db, registry } = deps
   const base = entity.api.base
+  // `q` (any search field) works on `all/` too; the contract's named filters are `search/`'s.
+  const filters = (query: Query, withFilters: boolean) => (withFilters ? filtersOf(entity, query) : filtersOf(entity, query.q === undefined ? {} : { q: query.q }))
 
-  const envelope = async (query: Query, withFilters: boolean) => {
-    const result = await listRows(db, entity, {
-      filters: withFilters ? filtersOf(entity, query) : [],
+  const envelope = async (req: FastifyRequest, withFilters: boolean) => {
+    const query = req.query as Query
+    const result = await readList(requestContext(deps, entity, req), {
+      filters: filters(query, withFilters),
       ordering: orderingOf(entity, query),
       page: pageOf(query),
-    }, registry)
+    })
     return {
       [entity.listKey]: result.rows,
       page: result.page,
@@ -69,8 +74,9 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       total_elements: result.total,
     }
   }
-  const unpaged = async (query: Query, withFilters: boolean) => {
-    const { rows } = await listRows(db, entity, { filters: withFilters ? filtersOf(entity, query) : [], ordering: orderingOf(entity, query) }, registry)
+  const unpaged = async (req: FastifyRequest, withFilters: boolean) => {
+    const query = req.query as Query
+    const { rows } = await readList(requestContext(deps, entity, req), { filters: filters(query, withFilters), ordering: orderingOf(entity, query) })
     return { [entity.listKey]: rows }
   }
 
@@ -84,7 +90,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       }
     }
     try {
-      return await updateRow(writeContext(deps, entity, req), rowId, body.values)
+      return await updateRow(requestContext(deps, entity, req), rowId, body.values)
     } catch (e) {
       await body.cleanup()
       throw e
@@ -92,19 +98,14 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   }
 
   const handlers: Record<GenericRoute, RouteHandlerMethod> = {
-    all: (req) => (entity.paginateAll ? envelope(req.query as Query, false) : unpaged(req.query as Query, false)),
-    search: (req) => envelope(req.query as Query, true),
-    without_pagination: (req) => unpaged(req.query as Query, true),
-    read: async (req) => {
-      const rowId = rowIdOf(entity, (req.params as IdParams).id)
-      const row = await findRow(db, entity, rowId)
-      if (!row) throw notFound(entity, rowId)
-      return row
-    },
+    all: (req) => (entity.paginateAll ? envelope(req, false) : unpaged(req, false)),
+    search: (req) => envelope(req, true),
+    without_pagination: (req) => unpaged(req, true),
+    read: (req) => readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)),
     create: async (req, reply) => {
       const body = await readBody(req, entity, deps.mediaDir)
       try {
-        const row = await createRow(writeContext(deps, entity, req), body.values)
+        const row = await createRow(requestContext(deps, entity, req), body.values)
         return reply.code(201).send(row)
       } catch (e) {
         await body.cleanup()
@@ -112,11 +113,11 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       }
     },
     update: (req) => update(req as FastifyRequest<{ Params: IdParams }>),
-    delete: async (req) => ({ detail: await deleteRow(writeContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)) }),
+    delete: async (req) => ({ detail: await deleteRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)) }),
     delete_multiple: async (req) => {
       const parsed = idsBody.safeParse(req.body)
       if (!parsed.success) throw new BusinessError("Send {\"ids\": [...]} with at least one record id.")
-      return { detail: await deleteRows(writeContext(deps, entity, req), parsed.data.ids) }
+      return { detail: await deleteRows(requestContext(deps, entity, req), parsed.data.ids) }
     },
   }
 
@@ -133,13 +134,26 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: actionConfig(entity, 'LIST') }, async (req) => {
       const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
       if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError(`Invalid ${extra.field} '${req.params.value}'.`)
-      const { rows } = await listRows(db, entity, {
+      const { rows } = await readList(requestContext(deps, entity, req), {
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,
-      }, registry)
+      })
       return { [entity.listKey]: rows }
     })
   }
 
   for (const route of ['read', 'create', 'update', 'delete', 'delete_multiple'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
+
+  // Custom actions: `POST …/<action>/{id}` and its aliases, with the action's permission.
+  for (const action of Object.values(entity.actions)) {
+    const handler = deps.actions?.get(entity.name)?.[action.name]
+    if (!handler) throw new Error(`The action '${action.name}' of '${entity.name}' has no handler: a domain module must give one (actions: { ${entity.name}: { ${action.name}: … } })`)
+    for (const path of action.paths) {
+      app.post<{ Params: IdParams }>(`${base}/${path}/:id`, { config: { permission: action.permission } }, async (req) => {
+        const body = req.body ?? {}
+        if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError('Expected a JSON object in the request body.')
+        return runAction(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), action.name, body as Record<string, unknown>, handler)
+      })
+    }
+  }
 }

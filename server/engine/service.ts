@@ -1,21 +1,25 @@
 import { sql } from 'kysely'
-import { rootOf, type Entity, type Fields, type Message } from '../../schema/kit'
+import { lineLinkColumn, LINE_POSITION, rootOf, withComputed, type Action, type Entity, type Fields, type Message } from '../../schema/kit'
 import { hashPassword } from '../auth/passwords'
 import type { Executor, Row, Trx } from '../db/types'
+import { asSystem, authorize, scopeOf, type Access, type EngineCtx } from './access'
 import { diff, MASKED, writeAudit, type Changes } from './audit'
 import { ConflictError, NotFoundError, ValidationError } from './errors'
 import { hooksOf, type Actor, type HookRegistry, type WriteAction } from './hooks'
-import { findRow, linkTable, refTarget, type Registry } from './list-query'
-import { modelName, validateRecord, type Values } from './validate'
+import { findRow, LABELS, linkTable, listRows, refTarget, source, type Filter, type ListQuery, type ListResult, type Registry } from './list-query'
+import { modelName, validateRecord, validateShape, type Values } from './validate'
 
 /**
- * Generic writes: validate with the registry schema, hash secrets, check references, run
- * the domain hooks, write the row (split between the parent's table and the entity's own
- * for an entity that extends another), its many-to-many links and its audit entry in one
- * transaction. A failure writes nothing. Given a transaction as `db`, the write joins it,
- * so a domain service can make several writes atomic.
+ * The engine's read and write layer. A write validates with the registry (fields, then
+ * rules), works out computed values, hashes secrets, checks references, runs the domain
+ * hooks, and writes the row — split between the parent's table and the entity's own for an
+ * entity that extends another — its many-to-many links, a document's lines (each through
+ * this same path, with its hooks and audit) and its audit entry, in one transaction. A
+ * failure writes nothing. Given a transaction as `db`, a write joins it, so a domain
+ * service can make several writes atomic. Every call says who asks (see access.ts).
  */
-export type Ctx = { db: Executor; registry: Registry; entity: Entity<string, Fields>; actor: Actor | null; hooks?: HookRegistry }
+export type Ctx = EngineCtx
+export type { Access }
 
 const id = sql.id
 
@@ -40,19 +44,52 @@ function constraintError(entity: Entity<string, Fields>, e: unknown): Error | un
   return undefined
 }
 
-async function checkReferences(trx: Trx, registry: Registry, entity: Entity<string, Fields>, values: Values): Promise<void> {
-  const errors: Record<string, Message[]> = {}
-  for (const name of entity.fieldNames) {
-    const field = entity.fields[name]!
-    if (!field.ref || values[name] === undefined) continue
-    const wanted = (field.kind === 'refs' ? (values[name] as number[]) : [values[name] as number | null]).filter((v): v is number => v !== null && v !== undefined)
-    if (wanted.length === 0) continue
-    const target = refTarget(registry, entity, name)
-    const found = await sql<{ id: number }>`select id from ${id(target.name)} where id = any(${wanted})`.execute(trx)
-    const have = new Set(found.rows.map((r) => r.id))
-    for (const missing of wanted.filter((w) => !have.has(w))) {
-      ;(errors[name] ??= []).push({ key: 'validation.ref_missing', params: { value: missing } })
+/** Deadlocks and serialization failures: the transaction may simply be run again. */
+const isRetryable = (e: unknown) => pgError(e).code === '40P01' || pgError(e).code === '40001'
+
+/** Runs `work` in the caller's transaction when `db` is one, else in a new one (tried again on a deadlock); maps constraint errors. */
+export async function inTransaction<T>(ctx: Pick<Ctx, 'db' | 'entity'>, work: (trx: Trx) => Promise<T>): Promise<T> {
+  try {
+    if (ctx.db.isTransaction) return await work(ctx.db as Trx)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ctx.db.transaction().execute(work)
+      } catch (e) {
+        if (attempt >= 3 || !isRetryable(e)) throw e
+      }
     }
+  } catch (e) {
+    throw constraintError(ctx.entity, e) ?? e
+  }
+}
+
+// ---------------------------------------------------------------- references, secrets, columns
+
+/** Every reference a record (and each of its lines) holds, checked against its target's table in one query per target. */
+async function checkReferences(trx: Trx, registry: Registry, entity: Entity<string, Fields>, values: Values): Promise<void> {
+  const wanted = new Map<string, Array<{ key: string; id: number }>>()
+  const collect = (e: Entity<string, Fields>, record: Values, prefix: string) => {
+    for (const name of e.fieldNames) {
+      const field = e.fields[name]!
+      const value = record[name]
+      if (field.kind === 'lines' && Array.isArray(value)) {
+        value.forEach((line: Values, i) => collect(field.lines!.entity, line, `${prefix}${name}.${i}.`))
+        continue
+      }
+      if (!field.ref || value === undefined || value === null) continue
+      const target = refTarget(registry, e, name).name
+      const ids = field.kind === 'refs' ? (value as number[]) : [value as number]
+      const list = wanted.get(target) ?? []
+      for (const rowId of ids) list.push({ key: `${prefix}${name}`, id: rowId })
+      wanted.set(target, list)
+    }
+  }
+  collect(entity, values, '')
+  const errors: Record<string, Message[]> = {}
+  for (const [target, refs] of wanted) {
+    const found = await sql<{ id: number }>`select id from ${id(target)} where id = any(${[...new Set(refs.map((r) => r.id))]}::bigint[])`.execute(trx)
+    const have = new Set(found.rows.map((r) => r.id))
+    for (const r of refs.filter((x) => !have.has(x.id))) (errors[r.key] ??= []).push({ key: 'validation.ref_missing', params: { value: r.id } })
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
 }
@@ -60,18 +97,19 @@ async function checkReferences(trx: Trx, registry: Registry, entity: Entity<stri
 /** Write-only values (passwords) are stored as argon2id hashes; a blank one is left out, keeping the stored hash. */
 async function hashSecrets(entity: Entity<string, Fields>, values: Values): Promise<Values> {
   for (const name of entity.fieldNames) {
-    if (entity.fields[name]!.kind === 'password' && typeof values[name] === 'string') values[name] = await hashPassword(values[name] as string)
+    const field = entity.fields[name]!
+    if (field.kind === 'password' && !field.isTransient && typeof values[name] === 'string') values[name] = await hashPassword(values[name] as string)
   }
   return values
 }
 
-/** The columns of `names` to write: absent values (read-only fields) and blank secrets are left to the database. */
+/** The columns of `names` to write: fields without a column, absent values (read-only fields) and blank secrets are left out. */
 function columnsOf(entity: Entity<string, Fields>, values: Values, names: readonly string[]): Values {
   const out: Values = {}
   for (const name of names) {
     const field = entity.fields[name]!
     const v = values[name]
-    if (field.kind === 'refs' || v === undefined || (field.isWriteOnly && v === null)) continue
+    if (!field.sql || v === undefined || (field.isWriteOnly && v === null)) continue
     out[name] = field.kind === 'json' && v !== null ? JSON.stringify(v) : v
   }
   return out
@@ -98,23 +136,25 @@ async function writeLinks(trx: Trx, entity: Entity<string, Fields>, rowId: numbe
   }
 }
 
-/** The audit entry's changes: readable fields before and after; a written secret only as masked. */
+/** The audit entry's changes: readable fields before and after (not a document's lines: they have their own); a written secret only as masked. */
 function auditChanges(entity: Entity<string, Fields>, before: Row | null, after: Row | null, written: Values | null): Changes {
-  const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly)
+  const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly && entity.fields[n]!.kind !== 'lines')
   const changes = diff(before, after, readable)
   for (const name of entity.fieldNames) {
-    if (entity.fields[name]!.isWriteOnly && typeof written?.[name] === 'string') changes[name] = [before ? MASKED : null, MASKED]
+    const field = entity.fields[name]!
+    if (field.isWriteOnly && !field.isTransient && typeof written?.[name] === 'string') changes[name] = [before ? MASKED : null, MASKED]
   }
   return changes
 }
 
-/** Runs `work` in the caller's transaction when `db` is one, else in a new one; maps constraint errors. */
-export async function inTransaction<T>(ctx: Pick<Ctx, 'db' | 'entity'>, work: (trx: Trx) => Promise<T>): Promise<T> {
-  try {
-    return ctx.db.isTransaction ? await work(ctx.db as Trx) : await ctx.db.transaction().execute(work)
-  } catch (e) {
-    throw constraintError(ctx.entity, e) ?? e
-  }
+// ---------------------------------------------------------------- hooks
+
+async function runBeforeValidate(ctx: Ctx, trx: Trx, action: WriteAction, before: Row | null, input: Values): Promise<Values> {
+  const hooks = hooksOf(ctx.hooks, ctx.entity).filter((h) => h.beforeValidate)
+  if (hooks.length === 0) return input
+  const changed = { ...input }
+  for (const h of hooks) await h.beforeValidate!({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, input: changed })
+  return changed
 }
 
 async function runBefore(ctx: Ctx, trx: Trx, action: WriteAction, before: Row | null, values: Values | null): Promise<void> {
@@ -129,47 +169,257 @@ async function runAfter(ctx: Ctx, trx: Trx, action: WriteAction, rowId: number, 
   }
 }
 
+async function runAfterRead(ctx: Ctx, rows: Row[], shape: 'record' | 'list'): Promise<void> {
+  for (const h of hooksOf(ctx.hooks, ctx.entity)) {
+    if (rows.length > 0) await h.afterRead?.({ db: ctx.db, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, rows, shape })
+  }
+}
+
+// ---------------------------------------------------------------- reads
+
+const read = (ctx: Ctx, db: Executor, rowId: number) => findRow(db, ctx.entity, rowId, ctx.registry)
+
+/** Whether the row is within the caller's scope (always, without one). */
+async function isInScope(ctx: Ctx, db: Executor, rowId: number): Promise<boolean> {
+  const scope = scopeOf(ctx)
+  if (scope.length === 0) return true
+  const { rows } = await listRows(db, ctx.entity, { filters: [{ field: 'id', op: 'equals', value: rowId }, ...scope], ordering: 'id' }, ctx.registry)
+  return rows.length > 0
+}
+
+/** One record for the caller: their permission (or their own row), their scope, then the entity's after-read hooks. */
+export async function readRow(ctx: Ctx, rowId: number): Promise<Row> {
+  authorize(ctx, 'DETAILS', rowId)
+  const row = await read(ctx, ctx.db, rowId)
+  if (!row || !(await isInScope(ctx, ctx.db, rowId))) throw notFound(ctx.entity, rowId)
+  await runAfterRead(ctx, [row], 'record')
+  return row
+}
+
+/** A list for the caller: `filters` within their scope; `permission` when the route needs another than LIST. */
+export async function readList(ctx: Ctx, query: ListQuery): Promise<ListResult> {
+  authorize(ctx, 'LIST')
+  const result = await listRows(ctx.db, ctx.entity, { ...query, filters: [...query.filters, ...scopeOf(ctx)] }, ctx.registry)
+  await runAfterRead(ctx, result.rows, 'list')
+  return result
+}
+
+/** Locks the row (its root table's row, for an entity that extends another) and reads it; a row outside the caller's scope is not found. */
+async function lockRow(ctx: Ctx, trx: Trx, rowId: number): Promise<Row> {
+  await sql`select id from ${id(rootOf(ctx.entity).name)} where id = ${rowId} for update`.execute(trx)
+  const row = await read(ctx, trx, rowId)
+  if (!row || !(await isInScope(ctx, trx, rowId))) throw notFound(ctx.entity, rowId)
+  return row
+}
+
+// ---------------------------------------------------------------- lines
+
+type LineRow = Row & { id: number }
+
+const lineCtx = (ctx: Ctx, trx: Trx, document: Entity<string, Fields>, field: string): Ctx => asSystem(ctx, document.fields[field]!.lines!.entity, trx)
+
+const isObject = (v: unknown): v is Values => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * A stored value in the form a client sends it, so that the merged record validates:
+ * the driver gives timestamptz as a Date, which the datetime field (a string) would refuse;
+ * a document's stored lines become lines with their ids.
+ */
+function asInput(entity: Entity<string, Fields>, name: string, value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString()
+  if (entity.fields[name]?.kind === 'lines' && Array.isArray(value)) {
+    const line = entity.fields[name]!.lines!.entity
+    return value.map((row: Values) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== LABELS).map(([k, v]) => [k, asInput(line, k, v)])))
+  }
+  return value
+}
+
+/**
+ * The lines an update sends, laid over the stored ones: a line with an `id` is that stored
+ * line with the values sent; a bare value of the field's `scalar` is the stored line that
+ * holds it, if any (so `menu_items: [3, 5]` keeps the lines of 3 and 5); the rest are new.
+ * An `id` that is not one of this document's lines is refused.
+ */
+function mergeLines(entity: Entity<string, Fields>, field: string, stored: readonly LineRow[], given: unknown): unknown {
+  if (!Array.isArray(given)) return given
+  const spec = entity.fields[field]!.lines!
+  const byId = new Map(stored.map((l) => [l.id, l]))
+  const unused = new Set(stored.map((l) => l.id))
+  const errors: Record<string, Message[]> = {}
+  const merged = given.map((item, i) => {
+    if (spec.scalar && !isObject(item)) {
+      const match = stored.find((l) => unused.has(l.id) && l[spec.scalar!] === item)
+      if (!match) return { [spec.scalar]: item }
+      unused.delete(match.id)
+      return { id: match.id, [spec.scalar]: item }
+    }
+    if (!isObject(item) || item.id === undefined || item.id === null || item.id === '') return item
+    const lineId = Number(item.id)
+    const line = byId.get(lineId)
+    if (!line) {
+      errors[`${field}.${i}.id`] = [{ key: 'validation.line_id', params: { label: 'field.line' } }]
+      return item
+    }
+    unused.delete(lineId)
+    return { ...(asInput(entity, field, [line]) as Values[])[0], ...item, id: lineId }
+  })
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+  return merged
+}
+
+async function insertLine(ctx: Ctx, docId: number, position: number, values: Values): Promise<void> {
+  const trx = ctx.db as Trx
+  const line = ctx.entity
+  const { id: _ignored, ...fields } = values
+  await runBefore(ctx, trx, 'create', null, fields)
+  const audit = { created_by: ctx.actor?.id ?? null, updated_by: ctx.actor?.id ?? null }
+  const inserted = await trx
+    .insertInto(line.name)
+    .values({ ...columnsOf(line, fields, line.fieldNames), [lineLinkColumn(line)]: docId, [LINE_POSITION]: position, ...audit })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const lineId = Number(inserted.id)
+  await writeLinks(trx, line, lineId, fields, true)
+  const stored = (await read(ctx, trx, lineId))!
+  await writeAudit(trx, { actor: ctx.actor, entity: line.name, entityId: lineId, action: 'create', changes: { ...auditChanges(line, null, stored, fields), [LINE_POSITION]: [null, position] } })
+  await runAfter(ctx, trx, 'create', lineId, null, stored)
+}
+
+/** Whether a line sent back as it is stored (same values, same place): nothing to write. */
+function isLineUnchanged(line: Entity<string, Fields>, before: LineRow, fields: Values, moved: boolean): boolean {
+  if (moved) return false
+  const names = line.fieldNames.filter((n) => line.fields[n]!.sql !== undefined || line.fields[n]!.kind === 'refs').filter((n) => fields[n] !== undefined)
+  return Object.keys(diff(before, fields, names)).length === 0
+}
+
+async function updateLine(ctx: Ctx, before: LineRow, position: number, beforePosition: number, values: Values): Promise<void> {
+  const trx = ctx.db as Trx
+  const line = ctx.entity
+  const { id: lineId, ...fields } = values as Values & { id: number }
+  if (isLineUnchanged(line, before, fields, position !== beforePosition)) return
+  await runBefore(ctx, trx, 'update', before, fields)
+  await trx
+    .updateTable(line.name)
+    .set({ ...columnsOf(line, fields, line.fieldNames), [LINE_POSITION]: position, updated_by: ctx.actor?.id ?? null, updated_at: sql`now()` })
+    .where('id', '=', lineId)
+    .execute()
+  await writeLinks(trx, line, lineId, fields, false)
+  const after = (await read(ctx, trx, lineId))!
+  const changes = auditChanges(line, before, after, fields)
+  if (position !== beforePosition) changes[LINE_POSITION] = [beforePosition, position]
+  if (Object.keys(changes).length > 0) await writeAudit(trx, { actor: ctx.actor, entity: line.name, entityId: lineId, action: 'update', changes })
+  await runAfter(ctx, trx, 'update', lineId, before, after)
+}
+
+async function deleteLine(ctx: Ctx, before: LineRow): Promise<void> {
+  const trx = ctx.db as Trx
+  await runBefore(ctx, trx, 'delete', before, null)
+  await sql`delete from ${id(ctx.entity.name)} where id = ${before.id}`.execute(trx)
+  await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: before.id, action: 'delete', changes: auditChanges(ctx.entity, before, null, null) })
+  await runAfter(ctx, trx, 'delete', before.id, before, null)
+}
+
+/** Brings a document's stored lines to the validated ones: changed lines updated, new ones added, those left out removed — each through the line's hooks and audit. */
+async function syncLines(ctx: Ctx, trx: Trx, docId: number, field: string, stored: readonly LineRow[], lines: readonly Values[]): Promise<void> {
+  const lc = lineCtx(ctx, trx, ctx.entity, field)
+  const kept = new Set(lines.map((l) => l.id).filter((x): x is number => typeof x === 'number'))
+  for (const line of stored) if (!kept.has(line.id)) await deleteLine(lc, line)
+  const positions = new Map(stored.map((l, i) => [l.id, i]))
+  for (const [i, line] of lines.entries()) {
+    const before = typeof line.id === 'number' ? stored.find((l) => l.id === line.id) : undefined
+    if (!before) await insertLine(lc, docId, i, line)
+    else await updateLine(lc, before, i, positions.get(before.id)!, line)
+  }
+}
+
+// ---------------------------------------------------------------- writes
+
+/**
+ * Validates a record as the registry judges it and makes the values to store: computed
+ * fields worked out (each line's, then the document's), secrets hashed.
+ */
+async function prepare(entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update'): Promise<Values> {
+  const values = withComputed(entity, validateRecord(entity, input, mode))
+  return hashSecrets(entity, values)
+}
+
+const hasBeforeValidate = (ctx: Ctx) => hooksOf(ctx.hooks, ctx.entity).some((h) => h.beforeValidate)
+
 export async function createRow(ctx: Ctx, input: Values): Promise<Row> {
   const { entity, actor } = ctx
-  const values = await hashSecrets(entity, validateRecord(entity, input, 'create'))
+  authorize(ctx, 'CREATE')
+  // Without hooks that fill in values, judging (and hashing) need not hold a transaction.
+  const early = hasBeforeValidate(ctx) ? undefined : await prepare(entity, input, 'create')
   return inTransaction(ctx, async (trx) => {
+    const values = early ?? (await prepare(entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
     await checkReferences(trx, ctx.registry, entity, values)
     await runBefore(ctx, trx, 'create', null, values)
     const [root, own] = tablesOf(entity)
     const audit = { created_by: actor?.id ?? null, updated_by: actor?.id ?? null }
-    const inserted = await trx.insertInto(root!.table).values({ ...columnsOf(entity, values, root!.names), ...audit }).returning('id').executeTakeFirstOrThrow()
+    // A record whose id is that of the row a reference points at (a role's menu has the role's).
+    const given = entity.idFrom ? { id: values[entity.idFrom] } : {}
+    const inserted = await trx.insertInto(root!.table).values({ ...given, ...columnsOf(entity, values, root!.names), ...audit }).returning('id').executeTakeFirstOrThrow()
     const rowId = Number(inserted.id)
     if (own) await trx.insertInto(own.table).values({ id: rowId, ...columnsOf(entity, values, own.names) }).execute()
     await writeLinks(trx, entity, rowId, values, true)
-    const stored = (await findRow(trx, entity, rowId))!
+    for (const field of entity.linesFieldNames) {
+      const lines = (values[field] as Values[] | null) ?? []
+      const withId = lines.findIndex((l) => l.id !== undefined)
+      if (withId >= 0) throw new ValidationError({ [`${field}.${withId}.id`]: [{ key: 'validation.line_id', params: { label: 'field.line' } }] })
+      const lc = lineCtx(ctx, trx, entity, field)
+      for (const [i, line] of lines.entries()) await insertLine(lc, rowId, i, line)
+    }
+    const stored = (await read(ctx, trx, rowId))!
     await writeAudit(trx, { actor, entity: entity.name, entityId: rowId, action: 'create', changes: auditChanges(entity, null, stored, values) })
     await runAfter(ctx, trx, 'create', rowId, null, stored)
-    return stored
+    return answer(ctx, trx, stored)
   })
 }
 
-/**
- * A stored value in the form a client sends it, so that the merged record validates:
- * the driver gives timestamptz as a Date, which the datetime field (a string) would refuse.
- */
-const asInput = (value: unknown) => (value instanceof Date ? value.toISOString() : value)
+/** The record a write answers with, as a read of it would be (the after-read hooks add theirs). */
+async function answer(ctx: Ctx, trx: Trx, row: Row): Promise<Row> {
+  await runAfterRead({ ...ctx, db: trx }, [row], 'record')
+  return row
+}
 
 /**
- * PUT and PATCH: the body is laid over the stored row and the result validated whole.
- * Read-only fields keep their stored value; a write-only field keeps its hash unless sent.
+ * The `updated_at` a client sends (the one it read) must not be older than the stored one:
+ * someone else changed the record since. A client that sends none is not checked.
+ */
+function checkNotStale(before: Row, input: Values): void {
+  const given = input.updated_at
+  if (given === undefined || given === null || given === '') return
+  const at = typeof given === 'string' ? Date.parse(given) : Number.NaN
+  if (Number.isNaN(at)) throw new ValidationError({ updated_at: [{ key: 'validation.datetime', params: { label: 'field.updated_at' } }] })
+  const stored = before.updated_at instanceof Date ? before.updated_at.getTime() : Date.parse(String(before.updated_at))
+  if (at < stored) throw new ConflictError({ key: 'validation.stale' })
+}
+
+/**
+ * PUT and PATCH: the body is laid over the stored row (a document's lines over its stored
+ * lines) and the result judged whole. Read-only fields keep their stored value; a
+ * write-only field keeps its hash unless sent.
  */
 export async function updateRow(ctx: Ctx, rowId: number, input: Values): Promise<Row> {
   const { entity, actor } = ctx
+  authorize(ctx, 'UPDATE', rowId)
   return inTransaction(ctx, async (trx) => {
-    const before = await lockRow(trx, entity, rowId)
+    const before = await lockRow(ctx, trx, rowId)
+    checkNotStale(before, input)
+    const given = await runBeforeValidate(ctx, trx, 'update', before, input)
     const merged: Values = {}
     for (const name of entity.fieldNames) {
       const field = entity.fields[name]!
       if (field.isReadOnly) continue
-      merged[name] = Object.hasOwn(input, name) ? input[name] : field.isWriteOnly ? null : asInput(before[name])
+      if (field.kind === 'lines') merged[name] = Object.hasOwn(given, name) ? mergeLines(entity, name, before[name] as LineRow[], given[name]) : asInput(entity, name, before[name])
+      else merged[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
     }
-    const values = await hashSecrets(entity, validateRecord(entity, merged, 'update'))
+    for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
+    const values = await prepare(entity, merged, 'update')
     await checkReferences(trx, ctx.registry, entity, values)
+    if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {
+      throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
+    }
     await runBefore(ctx, trx, 'update', before, values)
     const [root, own] = tablesOf(entity)
     await trx
@@ -180,20 +430,13 @@ export async function updateRow(ctx: Ctx, rowId: number, input: Values): Promise
     const ownColumns = own ? columnsOf(entity, values, own.names) : {}
     if (own && Object.keys(ownColumns).length > 0) await trx.updateTable(own.table).set(ownColumns).where('id', '=', rowId).execute()
     await writeLinks(trx, entity, rowId, values, false)
-    const after = (await findRow(trx, entity, rowId))!
+    for (const field of entity.linesFieldNames) await syncLines(ctx, trx, rowId, field, before[field] as LineRow[], (values[field] as Values[] | null) ?? [])
+    const after = (await read(ctx, trx, rowId))!
     const changes = auditChanges(entity, before, after, values)
     if (Object.keys(changes).length > 0) await writeAudit(trx, { actor, entity: entity.name, entityId: rowId, action: 'update', changes })
     await runAfter(ctx, trx, 'update', rowId, before, after)
-    return after
+    return answer(ctx, trx, after)
   })
-}
-
-/** Locks the row (its root table's row, for an entity that extends another) and reads it. */
-async function lockRow(trx: Trx, entity: Entity<string, Fields>, rowId: number): Promise<Row> {
-  await sql`select id from ${id(rootOf(entity).name)} where id = ${rowId} for update`.execute(trx)
-  const row = await findRow(trx, entity, rowId)
-  if (!row) throw notFound(entity, rowId)
-  return row
 }
 
 function referencedBy(registry: Registry, e: unknown): string | undefined {
@@ -205,10 +448,14 @@ function referencedBy(registry: Registry, e: unknown): string | undefined {
   return other ? modelName(other) : (table ?? 'another record')
 }
 
-/** Deletes the root row: an entity's own row goes with its parent's (on delete cascade). */
+/** Deletes the root row (an entity's own row goes with its parent's), a document's lines first, each through the line's hooks and audit. */
 async function deleteOne(trx: Trx, ctx: Ctx, rowId: number): Promise<void> {
-  const before = await lockRow(trx, ctx.entity, rowId)
+  const before = await lockRow(ctx, trx, rowId)
   await runBefore(ctx, trx, 'delete', before, null)
+  for (const field of ctx.entity.linesFieldNames) {
+    const lc = lineCtx(ctx, trx, ctx.entity, field)
+    for (const line of before[field] as LineRow[]) await deleteLine(lc, line)
+  }
   await sql`delete from ${id(rootOf(ctx.entity).name)} where id = ${rowId}`.execute(trx)
   await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: rowId, action: 'delete', changes: auditChanges(ctx.entity, before, null, null) })
   await runAfter(ctx, trx, 'delete', rowId, before, null)
@@ -226,14 +473,16 @@ async function deleting<T>(ctx: Ctx, ids: number[], work: (trx: Trx) => Promise<
 }
 
 export async function deleteRow(ctx: Ctx, rowId: number): Promise<string> {
+  authorize(ctx, 'DELETE', rowId)
   await deleting(ctx, [rowId], (trx) => deleteOne(trx, ctx, rowId))
   return `${modelName(ctx.entity)} id - ${rowId} is deleted successfully`
 }
 
 export async function deleteRows(ctx: Ctx, ids: number[]): Promise<string> {
+  authorize(ctx, 'DELETE')
   const unique = [...new Set(ids)]
   await deleting(ctx, unique, async (trx) => {
-    const found = await sql<{ id: number }>`select id from ${id(ctx.entity.name)} where id = any(${unique}) for update`.execute(trx)
+    const found = await sql<{ id: number }>`select id from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(trx)
     const have = new Set(found.rows.map((r) => r.id))
     const missing = unique.filter((i) => !have.has(i))
     if (missing.length > 0) throw new NotFoundError(`${modelName(ctx.entity)} ids - [${missing.join(', ')}] don't exist`)
@@ -242,3 +491,48 @@ export async function deleteRows(ctx: Ctx, ids: number[]): Promise<string> {
   return `${modelName(ctx.entity)} ids - [${unique.join(', ')}] deleted successfully`
 }
 
+// ---------------------------------------------------------------- custom actions
+
+/** What an action's handler gets: the locked row, the validated input, and an engine context for its own writes. */
+export type ActionArgs = {
+  trx: Trx
+  row: Row
+  input: Values
+  actor: Actor | null
+  registry: Registry
+  hooks?: HookRegistry
+  /** Engine calls made by the handler (as the system, audited as the caller, in this transaction). */
+  engine: (entity: Entity<string, Fields>) => Ctx
+}
+export type ActionHandler = (args: ActionArgs) => Promise<void> | void
+
+/**
+ * Runs a custom action on one row (`POST …/<action>/{id}`): the caller's permission for it,
+ * the row within their scope and locked, the action available for the row in its state,
+ * the input judged, then the domain's handler — all in one transaction — and an audit
+ * entry named after the action with what changed. Answers the row as it is after.
+ */
+export async function runAction(ctx: Ctx, rowId: number, name: string, input: Values, handler: ActionHandler): Promise<Row> {
+  const action = ctx.entity.actions[name]
+  if (!action) throw new Error(`${ctx.entity.name} has no action ${name}`)
+  authorize(ctx, { permission: action.permission })
+  return inTransaction(ctx, async (trx) => {
+    const before = await lockRow(ctx, trx, rowId)
+    if (action.isAvailable && !action.isAvailable(before)) {
+      throw new ConflictError({ key: 'action.not_available', params: { label: action.labelKey, entity: ctx.entity.labelKey } })
+    }
+    const fieldLabelKey = (field: string) => action.input[field]?.label ?? `field.${field}`
+    const values = validateShape({ fields: action.input, fieldNames: action.inputNames, rules: [], linesFieldNames: [], fieldLabelKey }, input)
+    await handler({ trx, row: before, input: values, actor: ctx.actor, registry: ctx.registry, hooks: ctx.hooks, engine: (entity) => asSystem(ctx, entity, trx) })
+    const after = (await read(ctx, trx, rowId))!
+    const changes = auditChanges(ctx.entity, before, after, null)
+    if (action.inputNames.length > 0) changes._input = [null, values]
+    await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: rowId, action: name, changes })
+    return answer(ctx, trx, after)
+  })
+}
+
+/** Filters of an entity's row scope, for domain code that lists rows itself. */
+export const scopeFilters = (ctx: Ctx): Filter[] => scopeOf(ctx)
+
+export type { Action }

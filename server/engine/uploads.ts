@@ -22,6 +22,47 @@ const EXT: Record<string, string> = {
 
 const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT'])
 
+/** The most lines a multipart body may give a document (`items[999][…]`): an index beyond is refused, not allocated. */
+const MAX_LINES = 1_000
+
+/**
+ * A multipart field name as a path: `items[2][ledger]` → `['items', 2, 'ledger']` (the
+ * contract's flattened lines, api-contract §2.5); a plain name is a path of one.
+ */
+export function pathOf(name: string): Array<string | number> | undefined {
+  const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name)
+  if (!m) return undefined
+  const rest = [...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!)
+  const path: Array<string | number> = [m[1]!, ...rest.map((p) => (/^\d{1,9}$/.test(p) ? Number(p) : p))]
+  if (path.some((p) => p === '' || p === '__proto__' || p === 'constructor' || p === 'prototype')) return undefined
+  return path
+}
+
+/** Puts a value at a path, making the arrays (numeric segments) and objects on the way. */
+function setPath(target: Values, path: ReadonlyArray<string | number>, value: unknown): void {
+  let node: Record<string | number, unknown> = target
+  path.forEach((key, i) => {
+    if (typeof key === 'number' && key >= MAX_LINES) throw new BusinessError(`At most ${MAX_LINES} lines can be sent in one form.`)
+    if (i === path.length - 1) {
+      node[key] = value
+      return
+    }
+    const next = path[i + 1]
+    const existing = node[key]
+    if (typeof existing !== 'object' || existing === null) node[key] = typeof next === 'number' ? [] : {}
+    node = node[key] as Record<string | number, unknown>
+  })
+}
+
+/** The field a multipart part is for: an entity's own, or a document line's (`items[0][file]`). */
+function fieldOfPath(entity: Entity<string, Fields>, path: ReadonlyArray<string | number>): { entity: Entity<string, Fields>; name: string } | undefined {
+  const [first, index, name] = path
+  if (path.length === 1 && typeof first === 'string') return entity.fields[first] ? { entity, name: first } : undefined
+  const lines = typeof first === 'string' ? entity.fields[first]?.lines : undefined
+  if (path.length === 3 && lines && typeof index === 'number' && typeof name === 'string' && lines.entity.fields[name]) return { entity: lines.entity, name }
+  return undefined
+}
+
 /**
  * The multipart parser throws plain errors for a body it cannot read (no boundary, a
  * truncated or broken part): that is bad input, answered 400, not a server error.
@@ -46,30 +87,34 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
   }
   try {
     for await (const part of request.parts()) {
+      // A name the contract's flattening does not make (`a]b`, `__proto__`) is taken as it is, at the top.
+      const path = pathOf(part.fieldname) ?? [part.fieldname]
       if (part.type === 'field') {
-        values[part.fieldname] = part.value
+        setPath(values, path, part.value)
         continue
       }
-      const field = entity.fields[part.fieldname]
-      if (!field || field.kind !== 'file') {
+      const target = fieldOfPath(entity, path)
+      const field = target?.entity.fields[target.name]
+      if (!target || !field || field.kind !== 'file') {
         await part.toBuffer()
         continue
       }
       const buffer = await part.toBuffer()
-      const label = entity.fieldLabelKey(part.fieldname)
+      const label = target.entity.fieldLabelKey(target.name)
+      const key = path.join('.')
       if (field.accept && !field.accept.includes(part.mimetype)) {
-        throw new ValidationError({ [part.fieldname]: [{ key: 'validation.file', params: { label } }] })
+        throw new ValidationError({ [key]: [{ key: 'validation.file', params: { label } }] })
       }
       if (buffer.length > (field.maxBytes ?? Infinity)) {
-        throw new ValidationError({ [part.fieldname]: [{ key: 'validation.max_value', params: { label, max: field.maxBytes ?? 0 } }] })
+        throw new ValidationError({ [key]: [{ key: 'validation.max_value', params: { label, max: field.maxBytes ?? 0 } }] })
       }
-      const dir = join(mediaDir, entity.name)
+      const dir = join(mediaDir, target.entity.name)
       await mkdir(dir, { recursive: true })
       const name = `${randomUUID()}${EXT[part.mimetype] ?? (extname(part.filename).toLowerCase().replace(/[^.a-z0-9]/g, '') || '.bin')}`
-      const path = join(dir, name)
-      await writeFile(path, buffer)
-      saved.push(path)
-      values[part.fieldname] = `/media/${entity.name}/${name}`
+      const file = join(dir, name)
+      await writeFile(file, buffer)
+      saved.push(file)
+      setPath(values, path, `/media/${target.entity.name}/${name}`)
     }
   } catch (e) {
     await cleanup()

@@ -1,16 +1,29 @@
 import type { z } from 'zod'
 import type { Entity, Fields, Message } from '../../schema/kit'
 import { messageOfIssue } from '../../schema/kit'
-import { schemaOf, type SchemaMode } from '../../schema/kit/validators'
+import { issueKey, issueLabelKey, validateRecordInput, type RecordIssue, type RecordShape, type SchemaMode } from '../../schema/kit/validators'
 import { BusinessError, ValidationError } from './errors'
 
 export type Values = Record<string, unknown>
 
-function fieldErrors(issues: readonly z.core.$ZodIssue[], labelOf: (field: string) => string, entityKey?: string): ValidationError {
+/** Where an issue goes and what its field is called: a record's field, a document line's, or a plain body's. */
+export type IssuePlace = { keyOf: (path: readonly PropertyKey[]) => string; labelOf: (path: readonly PropertyKey[]) => string }
+
+const flatPlace = (labelOf: (field: string) => string): IssuePlace => ({
+  keyOf: (path) => String(path[0] ?? 'non_field_errors'),
+  labelOf: (path) => labelOf(String(path[0] ?? '')),
+})
+
+export const recordPlace = (entity: Pick<Entity<string, Fields>, 'fields' | 'fieldLabelKey'>): IssuePlace => ({
+  keyOf: (path) => issueKey(entity, path),
+  labelOf: (path) => issueLabelKey(entity, path),
+})
+
+export function fieldErrors(issues: readonly (z.core.$ZodIssue | RecordIssue)[], place: IssuePlace, entityKey?: string): ValidationError {
   const fields: Record<string, Message[]> = {}
   for (const issue of issues) {
-    const field = String(issue.path[0] ?? 'non_field_errors')
-    const message = messageOfIssue(issue, labelOf(field), entityKey)
+    const field = place.keyOf(issue.path)
+    const message = messageOfIssue(issue, place.labelOf(issue.path), entityKey)
     const messages = (fields[field] ??= [])
     // Items of a list (`refs`) fail one by one; the field states each distinct problem once.
     if (!messages.some((m) => JSON.stringify(m) === JSON.stringify(message))) messages.push(message)
@@ -26,10 +39,13 @@ export function hasNulCharacter(value: unknown): boolean {
   return false
 }
 
-/** Runs the registry's zod schema (the one the browser form uses) and maps issues to fields. */
+/**
+ * Judges a record as the browser's form does (its fields by the registry's zod validators,
+ * then the rules across fields and lines) and maps what fails to the field map.
+ */
 export function validateRecord(entity: Entity<string, Fields>, input: Values, mode: SchemaMode = 'create'): Values {
-  const result = schemaOf(entity, mode).safeParse(input)
-  if (!result.success) throw fieldErrors(result.error.issues, entity.fieldLabelKey, entity.labelKey)
+  const result = validateRecordInput(entity, input, mode)
+  if (!result.success) throw fieldErrors(result.issues, recordPlace(entity), entity.labelKey)
   const values = result.data as Values
   const unstorable = Object.keys(values).filter((name) => hasNulCharacter(values[name]))
   if (unstorable.length > 0) {
@@ -46,7 +62,14 @@ export function parseWith<T>(schema: z.ZodType<T>, input: unknown, labels: Recor
   }
   const result = schema.safeParse(input ?? {})
   if (result.success) return result.data
-  throw fieldErrors(result.error.issues, (field) => labels[field] ?? `field.${field}`)
+  throw fieldErrors(result.error.issues, flatPlace((field) => labels[field] ?? `field.${field}`))
+}
+
+/** Judges the parameters of a report or the input of an action (fields and rules, as a record). */
+export function validateShape(shape: RecordShape & { fieldLabelKey: (field: string) => string }, input: Values): Values {
+  const result = validateRecordInput(shape, input, 'create')
+  if (!result.success) throw fieldErrors(result.issues, recordPlace(shape), undefined)
+  return result.data
 }
 
 /** The model name the contract's messages use: `thana` → `Thana`, `customer_type` → `CustomerType`. */

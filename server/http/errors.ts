@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { renderMessage } from '../../schema/kit'
+import { renderMessage, type Message } from '../../schema/kit'
 import { HttpError, TooManyRequestsError, ValidationError } from '../engine/errors'
 import { languageOf, translator } from '../i18n'
 
@@ -16,7 +16,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof HttpError) {
       if (error instanceof TooManyRequestsError) reply.header('Retry-After', String(error.retryAfterSeconds))
-      const body: Record<string, string> = { detail: error.message }
+      const detail = 'detail' in error ? (error as { detail: string | Message }).detail : error.message
+      const body: Record<string, string> = {
+        detail: typeof detail === 'string' ? detail : renderMessage(translator(languageOf(request.headers['accept-language'])), detail),
+      }
       if ('code' in error && typeof error.code === 'string') body.code = error.code
       return reply.code(error.status).send(body)
     }

@@ -38,7 +38,9 @@ describeEachDatabase('demo seed', (t) => {
       const sendable = entity.fieldNames.filter((n) => !entity.fields[n]!.isReadOnly && !entity.fields[n]!.isWriteOnly)
       for (const { id } of ids.rows) {
         const row = (await findRow(t.current.db, entity, id))!
-        const values = Object.fromEntries(sendable.map((n) => [n, row[n] instanceof Date ? (row[n] as Date).toISOString() : row[n]]))
+        // A document's lines go back as they were read, without their display names.
+        const asSent = (v: unknown) => (v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.map((x) => (typeof x === 'object' && x !== null ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== '_labels')) : x)) : v)
+        const values = Object.fromEntries(sendable.map((n) => [n, asSent(row[n])]))
         const validated = validateRecord(entity, values, 'update')
         expect(Object.fromEntries(sendable.map((n) => [n, validated[n]])), `${entity.name} ${id}`).toEqual(values)
       }

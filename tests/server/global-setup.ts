@@ -4,11 +4,10 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { entities } from '../../schema'
 import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import { connect } from '../../server/db/connect'
+import { connect, pgliteExtensions } from '../../server/db/connect'
 import type { Db } from '../../server/db/types'
 import { migrate } from '../../server/db/sync'
 import type { PostgresInfo } from './helpers/databases'
@@ -54,7 +53,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const emptyFile = join(dir, 'empty.tar')
   const migratedFile = join(dir, 'migrated.tar')
   // One initdb: dump the fresh cluster, migrate it, dump again.
-  const pglite = await PGlite.create({ extensions: { pg_trgm } })
+  const pglite = await PGlite.create({ extensions: pgliteExtensions })
   const write = async (file: string) => writeFileSync(file, new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()))
   await write(emptyFile)
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...createPgConfig(pglite), max: 1 }) }) })

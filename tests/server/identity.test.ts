@@ -1,13 +1,12 @@
 import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { entities, registry } from '../../schema'
+import { entities, navGroups, navPages, registry } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
 import { verifyPassword } from '../../server/auth/passwords'
 import { signToken } from '../../server/auth/tokens'
 import { migrate } from '../../server/db/sync'
 import { identityModule } from '../../server/domain/identity'
-import { MENU_SEED } from '../../server/domain/identity/menu'
 import { ADMIN, JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
 import { multipart } from './helpers/multipart'
 import { countRows, createReferences, createSample, sampleInput } from './helpers/samples'
@@ -25,7 +24,7 @@ const ROLE_MENU = '/role_menu/api/v1/role_menu'
 let sequence = 0
 const unique = (prefix: string) => `${prefix}${++sequence}x${process.pid}`
 
-type Menu = { id: number; parent: number | null; menu_id: string | null; title: string | null; translate: string; type: string; url: string | null; children: Menu[] }
+type Menu = { id: number; parent: number | null; menu_id: string | null; title: string | null; translate: string; type: string; url: string | null; position: number; children: Menu[] }
 
 async function roleId(t: TestApp, name: string): Promise<number> {
   return (await sql<{ id: number }>`select id from role where name = ${name}`.execute(t.db)).rows[0]!.id
@@ -294,11 +293,11 @@ describeEachDatabase('identity and access', (t) => {
   describe('permissions and roles', () => {
     it('has a permission for every registry entity and action, kept at every start', async () => {
       const names = new Set((await sql<{ name: string }>`select name from permission`.execute(t.current.db)).rows.map((r) => r.name))
-      for (const e of entities) for (const p of Object.values(e.permissions)) expect(names.has(p), p).toBe(true)
+      for (const e of entities.filter((x) => !x.isLine)) for (const p of Object.values(e.permissions)) expect(names.has(p), p).toBe(true)
       expect(names.has('USER_LIST') && names.has('GENERAL_SETTING_DELETE') && names.has('ROLE_MENU_CREATE')).toBe(true)
     })
 
-    it('keeps them in sync at a later start: a new entity\'s permissions go to ADMIN and STAFF, an admin\'s edits of STAFF stay, the menu is not seeded again', async () => {
+    it('keeps them in sync at a later start: a new entity\'s permissions go to ADMIN and STAFF, an admin\'s edits of STAFF stay, its menu entry is added once', async () => {
       const gizmo = defineEntity({ name: 'gizmo', module: 'test', listKey: 'gizmos', route: { area: 'gizmo-management', list: 'gizmos' }, fields: { name: f.text({ required: true }) } })
       const staffRole = await roleId(t.current, 'STAFF')
       const staffPermissions = async () => (await sql<{ name: string }>`
@@ -310,13 +309,28 @@ describeEachDatabase('identity and access', (t) => {
       const menuItems = await countRows(t.current, 'menu_item')
       const registryWithGizmo = [...entities, gizmo]
       await migrate(t.current.db, registryWithGizmo)
-      await identityModule().onStart!({ db: t.current.db, registry: registryWithGizmo, hooks: new Map(), mediaDir: t.current.mediaDir, jwtSecret: JWT_SECRET, isDemo: false })
+      const start = () => identityModule().onStart!({ db: t.current.db, registry: registryWithGizmo, reports: [], hooks: t.current.app.engine.hooks, mediaDir: t.current.mediaDir, jwtSecret: JWT_SECRET, isDemo: false })
+      await start()
       const staff = await staffPermissions()
       expect(staff).toEqual(expect.arrayContaining(['GIZMO_LIST', 'GIZMO_DETAILS', 'GIZMO_CREATE', 'GIZMO_UPDATE', 'GIZMO_DELETE']))
       expect(staff).not.toContain('COUNTRY_DELETE')
       const admin = await sql<{ n: string }>`select count(*) as n from role_permissions where owner_id = ${await roleId(t.current, 'ADMIN')}`.execute(t.current.db)
       expect(Number(admin.rows[0]!.n)).toBe(await countRows(t.current, 'permission'))
-      expect(await countRows(t.current, 'menu_item')).toBe(menuItems)
+      // The new entity names no group: it goes under Other, which the menu did not have yet; both go to ADMIN and STAFF.
+      expect(await countRows(t.current, 'menu_item')).toBe(menuItems + 2)
+      const item = await sql<{ id: number; parent: number; url: string }>`select id, parent, url from menu_item where menu_id = 'gizmo'`.execute(t.current.db)
+      expect(item.rows[0]!.url).toBe('/apps/gizmo-management/gizmos')
+      for (const role of ['ADMIN', 'STAFF']) {
+        const menu = (await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_by_role_id/${await roleId(t.current, role)}` })).body.menu_items as Menu[]
+        expect(menu.find((m) => m.menu_id === 'other')?.children.map((c) => c.menu_id), role).toEqual(['gizmo'])
+      }
+      // An admin removes it: a later start leaves it removed.
+      await sql`delete from menu_item where id = ${item.rows[0]!.id}`.execute(t.current.db)
+      await start()
+      expect(await countRows(t.current, 'menu_item')).toBe(menuItems + 1)
+      // Leave the menu as the registry's for the tests after this one.
+      await sql`delete from menu_item where menu_id = 'other'`.execute(t.current.db)
+      await sql`delete from menu_nav_entry where key in ('group:other', 'entity:gizmo')`.execute(t.current.db)
     })
 
     it('normalises role names and refuses a duplicate with the contract message, on create and on update', async () => {
@@ -400,19 +414,30 @@ describeEachDatabase('identity and access', (t) => {
   })
 
   describe('menus and role menus', () => {
-    it('seeds the spec\'s whole sidebar, with the registry\'s list paths, assigned to ADMIN and STAFF', async () => {
+    it('derives the sidebar from the registry: the dashboard, then each group with its entities in order; ADMIN gets all, STAFF what it may list', async () => {
       const tree = (await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_without_pagination/all/` })).body.menu_items as Menu[]
       const shape = (items: Menu[]): unknown[] => items.map((m) => ({ menu_id: m.menu_id, children: shape(m.children) }))
-      const seedShape = (items: typeof MENU_SEED): unknown[] => items.map((m) => ({ menu_id: m.menu_id, children: seedShape(m.children ?? []) }))
-      expect(shape(tree)).toEqual(seedShape(MENU_SEED))
-      for (const m of flatten(tree)) expect(Object.keys(m).sort()).toEqual(['children', 'exact', 'icon', 'id', 'menu_id', 'parent', 'title', 'translate', 'type', 'url'])
-      const urls = new Set(flatten(tree).map((m) => m.url))
-      for (const e of entities) expect(urls.has(e.ui.listPath), e.ui.listPath).toBe(true)
-      expect(flatten(tree).find((m) => m.menu_id === 'accounts')!.url).toBe('/apps/acccount-management/accounts')
-      for (const role of ['ADMIN', 'STAFF']) {
-        const byRole = await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_by_role_id/${await roleId(t.current, role)}` })
-        expect(shape(byRole.body.menu_items), role).toEqual(seedShape(MENU_SEED))
+      // Written out from the entities' `nav`, in their groups' and their own order.
+      const expected = [
+        { menu_id: 'dashboards', children: [] },
+        { menu_id: 'employee-management', children: ['employee', 'department', 'designation', 'qualification'] },
+        { menu_id: 'settings', children: ['customer_type', 'country', 'city', 'thana', 'branch', 'general_setting', 'homepage_slider'] },
+        { menu_id: 'user-config', children: ['permission', 'role', 'user', 'role_menu', 'menu_item'] },
+      ].map((g) => ({ menu_id: g.menu_id, children: g.children.map((c) => ({ menu_id: c, children: [] })) }))
+      expect(shape(tree)).toEqual(expected)
+      for (const m of flatten(tree)) expect(Object.keys(m).sort()).toEqual(['children', 'exact', 'icon', 'id', 'menu_id', 'parent', 'position', 'title', 'translate', 'type', 'url'])
+      const byMenuId = new Map(flatten(tree).map((m) => [m.menu_id, m]))
+      for (const e of entities.filter((x) => x.nav)) {
+        expect(byMenuId.get(e.name), e.name).toMatchObject({ url: e.ui.listPath, translate: e.nav!.label ?? `${e.labelKey}.other`, type: 'item' })
       }
+      // Titles are the English labels, as the spec's sidebar reads them.
+      expect(byMenuId.get('city')!.title).toBe('Districts')
+      expect(byMenuId.get('user')!.title).toBe('User List')
+      expect(byMenuId.get('settings')).toMatchObject({ title: 'Settings', translate: navGroups.find((g) => g.id === 'settings')!.label, type: 'group' })
+      expect(byMenuId.get('dashboards')!.url).toBe(navPages[0]!.url)
+      const byRole = async (role: string) => shape((await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_by_role_id/${await roleId(t.current, role)}` })).body.menu_items)
+      expect(await byRole('ADMIN')).toEqual(expected)
+      expect(await byRole('STAFF')).toEqual(expected.filter((g) => g.menu_id !== 'user-config'))
       const user = await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_by_role_id/${await roleId(t.current, 'USER')}` })
       expect(user.body).toEqual({ menu_items: [] })
       expect((await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_by_role_id/999999999` })).status).toBe(404)
@@ -429,18 +454,18 @@ describeEachDatabase('identity and access', (t) => {
       const menuOf = async (headers: Record<string, string>) => (await as(t.current, headers)({ method: 'GET', url: `${MENU}/nested_menu_item_by_user_role/` })).body.menu_items as Menu[]
       const staffMenu = await menuOf((await signedIn(t.current, 'STAFF')).headers)
       const ids = flatten(staffMenu).map((m) => m.menu_id)
-      expect(ids).toContain('employees')
-      expect(ids).toContain('site-settings')
+      expect(ids).toContain('employee')
+      expect(ids).toContain('general_setting')
       // User Config opens only access screens, which STAFF may not list.
-      for (const hidden of ['user-config', 'users', 'roles', 'permissions', 'role-menus', 'menu-items']) expect(ids).not.toContain(hidden)
+      for (const hidden of ['user-config', 'user', 'role', 'permission', 'role_menu', 'menu_item']) expect(ids).not.toContain(hidden)
       expect(await menuOf((await signedIn(t.current, 'USER')).headers)).toEqual([])
       const adminMenu = await menuOf((await signedIn(t.current, 'ADMIN')).headers)
-      expect(flatten(adminMenu).map((m) => m.menu_id)).toContain('role-menus')
+      expect(flatten(adminMenu).map((m) => m.menu_id)).toContain('role_menu')
       // An admin without a role sees the whole menu.
       expect(flatten(await menuOf((await signedIn(t.current, null, { isAdmin: true })).headers))).toHaveLength(flatten(adminMenu).length)
     })
 
-    it('replaces a role\'s rows on create/, lists one row per role, and deletes a role\'s rows', async () => {
+    it('replaces a role\'s menu on create/ (a document with its items as lines), lists one row per role, and deletes a role\'s menu', async () => {
       const role = await t.current.call({ method: 'POST', url: '/role/api/v1/role/create/', payload: { name: unique('menu tester') } })
       // List rows nest the parent as {id, name}.
       const items = (await t.current.call({ method: 'GET', url: `${MENU}/all/` })).body.menu_items as Array<Omit<Menu, 'parent'> & { parent: { id: number } | null }>
@@ -452,8 +477,12 @@ describeEachDatabase('identity and access', (t) => {
       expect(first.body.role_menus.map((r: { menu_item: number }) => r.menu_item)).toEqual([group.id, children[0]!.id])
       const second = await t.current.call({ method: 'POST', url: `${ROLE_MENU}/create/`, payload: { role: role.body.id, menu_items: [children[1]!.id] } })
       expect(second.status).toBe(201)
-      const rows = await sql<{ menu_item: number }>`select menu_item from role_menu where role = ${role.body.id}`.execute(t.current.db)
-      expect(rows.rows.map((r) => r.menu_item)).toEqual([children[1]!.id])
+      const linesOf = async () => (await sql<{ menu_item: number }>`select menu_item from role_menu_item where role_menu = ${role.body.id} order by position`.execute(t.current.db)).rows.map((r) => r.menu_item)
+      expect(await linesOf()).toEqual([children[1]!.id])
+      // The role's menu has the role's id; read whole, it carries its lines with their names.
+      const read = await t.current.call({ method: 'GET', url: `${ROLE_MENU}/${role.body.id}` })
+      expect(read.body).toMatchObject({ id: role.body.id, role: role.body.id, item_count: 1, _labels: { role: role.body.name } })
+      expect(read.body.menu_items).toEqual([{ id: expect.any(Number), menu_item: children[1]!.id, _labels: { menu_item: children[1]!.title } }])
       // Grouped two levels deep: the parent of an assigned child appears with only that child.
       const nested = await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_by_role_id/${role.body.id}` })
       expect(nested.body.menu_items).toHaveLength(1)
@@ -463,7 +492,7 @@ describeEachDatabase('identity and access', (t) => {
       expect(Object.keys(list.body).sort()).toEqual(['page', 'role_menus', 'size', 'total_elements', 'total_pages'])
       const names = list.body.role_menus.map((r: { role: string }) => r.role)
       expect(new Set(names).size).toBe(names.length)
-      expect(list.body.role_menus).toContainEqual({ id: role.body.id, role: role.body.name, menu_items: [children[1]!.id] })
+      expect(list.body.role_menus).toContainEqual(expect.objectContaining({ id: role.body.id, role: role.body.name, item_count: 1 }))
       expect(names).toEqual(expect.arrayContaining(['ADMIN', 'STAFF']))
 
       const bad = await t.current.call({ method: 'POST', url: `${ROLE_MENU}/create/`, payload: { menu_items: [999999999] } })
@@ -471,14 +500,14 @@ describeEachDatabase('identity and access', (t) => {
       expect(bad.body).toEqual({ role: ['Role is required'] })
       const unknownItem = await t.current.call({ method: 'POST', url: `${ROLE_MENU}/create/`, payload: { role: role.body.id, menu_items: [999999999] } })
       expect(unknownItem.status).toBe(400)
-      expect(Object.keys(unknownItem.body)).toEqual(['menu_items'])
-      const kept = await sql<{ menu_item: number }>`select menu_item from role_menu where role = ${role.body.id}`.execute(t.current.db)
-      expect(kept.rows.map((r) => r.menu_item)).toEqual([children[1]!.id])
+      expect(unknownItem.body).toEqual({ 'menu_items.0.menu_item': ['Invalid pk "999999999" - object does not exist.'] })
+      expect(await linesOf()).toEqual([children[1]!.id])
 
       const deleted = await t.current.call({ method: 'DELETE', url: `${ROLE_MENU}/delete/${role.body.id}` })
       expect(deleted.status).toBe(200)
       expect(deleted.body).toEqual({ detail: `RoleMenus for '${role.body.name}' have been deleted successfully` })
       expect((await sql`select 1 from role_menu where role = ${role.body.id}`.execute(t.current.db)).rows).toEqual([])
+      expect(await linesOf()).toEqual([])
       expect((await t.current.call({ method: 'DELETE', url: `${ROLE_MENU}/delete/999999999` })).status).toBe(404)
     })
   })
@@ -517,7 +546,7 @@ describeEachDatabase('identity and access', (t) => {
       expect(res.body.user).toMatchObject({ email, role: 'USER', is_admin: false, is_active: true, permissions: [] })
       const call = as(t.current, { authorization: `Bearer ${res.body.access_token}` })
       expect((await call({ method: 'GET', url: '/api/auth/access-token' })).status).toBe(200)
-      for (const e of entities.filter((x) => x.publicActions.length === 0)) {
+      for (const e of entities.filter((x) => x.publicActions.length === 0 && !x.isLine)) {
         expect((await call({ method: 'GET', url: `${e.api.base}/all/` })).status, e.name).toBe(403)
       }
       expect((await call({ method: 'GET', url: `${MENU}/nested_menu_item_by_user_role/` })).body).toEqual({ menu_items: [] })
@@ -619,7 +648,7 @@ describeEachDatabase('identity and access', (t) => {
     const role = await t.current.call({ method: 'POST', url: '/role/api/v1/role/create/', payload: { name: unique('branch desk'), permissions: await permissionIds(granted) } })
     expect(role.status).toBe(201)
     const items = (await t.current.call({ method: 'GET', url: `${MENU}/all/` })).body.menu_items as Menu[]
-    const chosen = ['countries', 'districts', 'branches'].map((id) => items.find((m) => m.menu_id === id)!.id)
+    const chosen = ['country', 'city', 'branch'].map((id) => items.find((m) => m.menu_id === id)!.id)
     expect((await t.current.call({ method: 'POST', url: `${ROLE_MENU}/create/`, payload: { role: role.body.id, menu_items: chosen } })).status).toBe(201)
     const created = await t.current.call({ method: 'POST', url: `${USERS}/create/`, payload: { ...sampleInput(registry.user, {}), email: 'desk@example.com', password: 'desk-pass', role: role.body.id, is_admin: false, is_active: true } })
     expect(created.status, created.raw).toBe(201)
@@ -629,7 +658,7 @@ describeEachDatabase('identity and access', (t) => {
     const call = as(t.current, { authorization: `Bearer ${login.body.access}` })
     const menu = (await call({ method: 'GET', url: `${MENU}/nested_menu_item_by_user_role/` })).body.menu_items as Menu[]
     expect(menu.map((m) => m.menu_id)).toEqual(['settings'])
-    expect(menu[0]!.children.map((m) => m.menu_id)).toEqual(['countries', 'districts', 'branches'])
+    expect(menu[0]!.children.map((m) => m.menu_id)).toEqual(['country', 'city', 'branch'])
 
     let allowed = 0
     for (const route of t.current.app.routeTable) {

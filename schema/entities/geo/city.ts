@@ -16,4 +16,5 @@ export const city = defineEntity({
     country: f.ref('country', { required: true, onDelete: 'restrict' }),
   },
   listColumns: ['name', 'bn_name', 'country', 'url'],
+  nav: { group: 'settings', icon: 'location_city', order: 4, label: 'nav.districts', shortcut: true },
 })

@@ -17,4 +17,5 @@ export const country = defineEntity({
     continent_code: f.text({ max: 10 }),
   },
   listColumns: ['name', 'capital_name', 'country_code', 'phone_code', 'currency_code', 'continent_name'],
+  nav: { group: 'settings', icon: 'public', order: 3, label: 'nav.countries' },
 })

@@ -14,4 +14,5 @@ export const thana = defineEntity({
     city: f.ref('city', { required: true, onDelete: 'restrict', label: 'field.district' }),
   },
   extraRoutes: [{ kind: 'listBy', path: 'all_thana_by_city_id', field: 'city' }],
+  nav: { group: 'settings', icon: 'local_police', order: 5, label: 'nav.police_stations', shortcut: true },
 })

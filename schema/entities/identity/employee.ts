@@ -17,7 +17,7 @@ export const employee = defineEntity({
     first_name: f.text({ max: 100, required: true, min: 5, messages: { min_length: 'validation.first_name_min' } }),
     // The contract's create requires a username (it names the employee's ledger account).
     username: f.text({ max: 100, required: true, unique: true, search: true }),
-    primary_phone: f.phone({ required: true, unique: true }),
+    primary_phone: f.phone({ required: true, unique: true, search: true }),
     street_address_one: f.text({ max: 255, required: true, hideInList: true }),
     gender: f.choice(['male', 'female', 'others'], { required: true }),
     thana: f.ref('thana', { required: true, label: 'field.police_station', hideInList: true }),
@@ -34,8 +34,8 @@ export const employee = defineEntity({
     spouse_name: f.text({ max: 255, hideInList: true }),
     marriage_date: f.date({ hideInList: true }),
   },
-  search: ['username', 'email', 'emp_id_no'],
   listColumns: ['image', 'emp_id_no', 'first_name', 'last_name', 'username', 'email', 'primary_phone', 'branch', 'department', 'designation', 'is_active'],
+  nav: { group: 'employee-management', icon: 'person', order: 1, label: 'nav.employees' },
   // The contract's typo, kept as an alias of `without_pagination/all/` (api-contract §2.1).
   routeAliases: { 'without_paginaiton/all': 'without_pagination' },
 })

@@ -20,8 +20,11 @@ export const menuItem = defineEntity({
     icon: f.text({ max: 100 }),
     url: f.text({ max: 1000 }),
     exact: f.boolean({ default: true }),
+    // Siblings are shown by position, then by id (a registry entry's `nav.order`).
+    position: f.integer({ default: 0, min: 0 }),
   },
   search: ['title'],
   // The contract's `all/` answers every item, unpaged, as `{menu_items}`.
   paginateAll: false,
+  nav: { group: 'user-config', icon: 'list', order: 5, label: 'nav.menu_items' },
 })

@@ -13,4 +13,5 @@ export const permission = defineEntity({
   fields: {
     name: f.text({ max: 255, required: true, unique: true, search: true, normalize: 'upper_snake' }),
   },
+  nav: { group: 'user-config', icon: 'vpn_key', order: 1, label: 'nav.permissions' },
 })

@@ -20,4 +20,5 @@ export const qualification = defineEntity({
     image_doc_four: f.image({ hideInList: true }),
   },
   search: ['degree_name'],
+  nav: { group: 'employee-management', icon: 'school', order: 4, label: 'nav.qualifications' },
 })

@@ -11,4 +11,5 @@ export const role = defineEntity({
     name: f.text({ max: 255, required: true, unique: true, search: true, normalize: 'upper_snake' }),
     permissions: f.refs('permission'),
   },
+  nav: { group: 'user-config', icon: 'admin_panel_settings', order: 2, label: 'nav.roles' },
 })

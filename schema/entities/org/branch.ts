@@ -18,4 +18,5 @@ export const branch = defineEntity({
     country: f.ref('country'),
     postal_code: f.text({ max: 50 }),
   },
+  nav: { group: 'settings', icon: 'store', order: 6, label: 'nav.branches', shortcut: true },
 })

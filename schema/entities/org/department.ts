@@ -9,4 +9,5 @@ export const department = defineEntity({
   fields: {
     name: f.text({ max: 255, required: true, search: true, normalize: 'capitalize' }),
   },
+  nav: { group: 'employee-management', icon: 'business', order: 2, label: 'nav.departments' },
 })

@@ -9,4 +9,5 @@ export const designation = defineEntity({
   fields: {
     name: f.text({ max: 255, required: true, search: true, normalize: 'title' }),
   },
+  nav: { group: 'employee-management', icon: 'badge', order: 3, label: 'nav.designations' },
 })

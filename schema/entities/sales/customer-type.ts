@@ -8,4 +8,5 @@ export const customerType = defineEntity({
   fields: {
     name: f.text({ max: 20, required: true, search: true, normalize: 'capitalize' }),
   },
+  nav: { group: 'settings', icon: 'category', order: 2, label: 'nav.customer_types' },
 })

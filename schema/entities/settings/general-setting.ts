@@ -27,4 +27,5 @@ export const generalSetting = defineEntity({
     is_registration_open: f.boolean({ default: true }),
   },
   public: ['LIST'],
+  nav: { group: 'settings', icon: 'tune', order: 8, label: 'nav.site_settings' },
 })

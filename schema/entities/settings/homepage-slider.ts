@@ -16,4 +16,5 @@ export const homepageSlider = defineEntity({
     details: f.text({ multiline: true }),
   },
   listColumns: ['serial_number', 'title', 'image', 'link'],
+  nav: { group: 'settings', icon: 'slideshow', order: 9, label: 'nav.slider_settings' },
 })

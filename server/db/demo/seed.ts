@@ -72,7 +72,7 @@ export async function seedDemo(trx: Trx, admin: number): Promise<void> {
 
   // People and settings go through the engine: passwords are hashed, the employee spans two tables.
   const write = (entity: Entity<string, Fields>, input: Values) =>
-    createRow({ db: trx, registry: entities, entity, actor: { id: admin, isAdmin: true, permissions: new Set() } }, input)
+    createRow({ db: trx, registry: entities, entity, actor: { id: admin, isAdmin: true, permissions: new Set() }, access: 'system' }, input)
   await write(registry.general_setting, {
     title: 'Back-office', site_name: 'Back-office', site_address: 'House 12, Road 113, Gulshan 2, Dhaka 1212',
     email: 'info@example.com', phone: '+8801712000000', address: 'House 12, Road 113, Gulshan 2, Dhaka 1212, Bangladesh',

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { actions, type Entity, type Fields } from '../../../schema/kit'
+import { actions, type Entity, type Fields, type Report } from '../../../schema/kit'
 import { joinTableName } from '../../db/registry-schema'
 import type { Executor, Trx } from '../../db/types'
 import type { Registry } from '../../engine/list-query'
@@ -25,13 +25,18 @@ export const ACCESS_ENTITIES: readonly string[] = ['user', 'role', 'permission',
 
 export const rolePermissionsTable = joinTableName('role', 'permissions')
 
-export function permissionNames(registry: Registry): string[] {
-  return registry.flatMap((e) => actions.map((a) => e.permissions[a]))
+/** An entity's permissions: the five of its generic routes and one per custom action (a line entity has none). */
+export const permissionsOf = (e: Entity<string, Fields>): string[] =>
+  e.isLine ? [] : [...actions.map((a) => e.permissions[a]), ...Object.values(e.actions).map((a) => a.permission)]
+
+/** Every permission the registry declares: the entities' and the reports' (`<PREFIX>_VIEW`). */
+export function permissionNames(registry: Registry, reports: readonly Report[] = []): string[] {
+  return [...registry.flatMap(permissionsOf), ...reports.map((r) => r.permission)]
 }
 
 /** The permissions STAFF is given: all but those of the access entities. */
 export function isStaffPermission(registry: Registry, name: string): boolean {
-  const access = new Set(registry.filter((e) => ACCESS_ENTITIES.includes(e.name)).flatMap((e) => actions.map((a) => e.permissions[a])))
+  const access = new Set(registry.filter((e) => ACCESS_ENTITIES.includes(e.name)).flatMap(permissionsOf))
   return !access.has(name)
 }
 
@@ -41,8 +46,8 @@ export type RoleIds = Readonly<Record<BuiltInRole, number>>
  * Creates the registry's permissions and the built-in roles, and keeps ADMIN complete.
  * Returns the built-in roles' ids and whether they were created now (the first start).
  */
-export async function syncAccess(trx: Trx, registry: Registry): Promise<{ roles: RoleIds; isFirstStart: boolean }> {
-  const names = permissionNames(registry)
+export async function syncAccess(trx: Trx, registry: Registry, reports: readonly Report[] = []): Promise<{ roles: RoleIds; isFirstStart: boolean }> {
+  const names = permissionNames(registry, reports)
   const created = await sql<{ id: number; name: string }>`
     insert into permission (name) select unnest(${names}::text[])
     on conflict (name) do nothing returning id, name`.execute(trx)

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { ThrottleOptions } from '../../auth/throttle'
 import type { DomainModule } from '../../engine/modules'
 import { syncAccess } from './access'
-import { seedMenu } from './menu'
+import { syncNavigation } from './menu'
 import { registerMenuRoutes } from './menu-routes'
 import { permissionRules, roleRules, userRules } from './rules'
 import { registerSessionRoutes } from './session-routes'
@@ -11,7 +11,7 @@ import { registerUserRoutes } from './user-routes'
 /**
  * Identity and access (issue 3): sessions, the user resource's extra routes, menus and
  * role menus, the access rules as engine hooks, and at every start the registry's
- * permissions, the built-in roles and (on the first start) the seeded menu.
+ * permissions, the built-in roles and the menu entries of the registry's navigation.
  */
 export function identityModule(options: { throttle?: ThrottleOptions } = {}): DomainModule {
   return {
@@ -22,13 +22,12 @@ export function identityModule(options: { throttle?: ThrottleOptions } = {}): Do
       registerUserRoutes(app, deps)
       registerMenuRoutes(app, deps)
     },
-    async onStart({ db, registry }) {
+    async onStart({ db, registry, reports, hooks }) {
       await db.transaction().execute(async (trx) => {
-        // Several servers may start at once against one PostgreSQL: one seeds, the others wait.
+        // Several servers may start at once against one PostgreSQL: one syncs, the others wait.
         await sql`select pg_advisory_xact_lock(724002)`.execute(trx)
-        const { roles, isFirstStart } = await syncAccess(trx, registry)
-        const menu = await sql<{ n: string }>`select count(*) as n from menu_item`.execute(trx)
-        if (isFirstStart && Number(menu.rows[0]!.n) === 0) await seedMenu(trx, registry, [roles.ADMIN, roles.STAFF])
+        await syncAccess(trx, registry, reports)
+        await syncNavigation(trx, { registry, reports, hooks })
       })
     },
   }

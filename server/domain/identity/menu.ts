@@ -1,15 +1,21 @@
 import { sql } from 'kysely'
+import { navigationEntries, type NavEntry } from '../../../schema'
+import type { Report } from '../../../schema/kit'
 import { can } from '../../auth/principal'
 import type { Executor, Trx } from '../../db/types'
-import type { Actor } from '../../engine/hooks'
+import type { Actor, HookRegistry } from '../../engine/hooks'
 import type { Registry } from '../../engine/list-query'
+import { createRow, updateRow } from '../../engine/service'
 import { validateRecord } from '../../engine/validate'
+import { translator } from '../../i18n'
+import { rolePermissionsTable } from './access'
 
 /**
- * The navigation menu (api-contract §3.4, spec §2): its seed, and the trees the menu routes
- * answer. A menu node is `{id, parent, menu_id, title, translate, type, icon, url, exact,
- * children}` with `parent` the parent's id. Icons are Material icon names, as the original's
- * menu rows held; `translate` keys live in the browser's `nav` catalogue.
+ * The navigation menu (api-contract §3.4, spec §2): kept in step with the registry's
+ * navigation, and the trees the menu routes answer. A menu node is `{id, parent, menu_id,
+ * title, translate, type, icon, url, exact, position, children}` with `parent` the parent's
+ * id; siblings go by position, then id. Icons are Material icon names, as the original's
+ * menu rows held; `translate` keys live in the registry catalogue's `nav`.
  */
 export type MenuRow = {
   id: number
@@ -21,90 +27,71 @@ export type MenuRow = {
   icon: string | null
   url: string | null
   exact: boolean
+  position: number
 }
 export type MenuNode = MenuRow & { children: MenuNode[] }
 
-type SeedItem = { menu_id: string; title: string; translate: string; type: MenuRow['type']; icon: string; url?: string; children?: SeedItem[] }
-
-const item = (menu_id: string, title: string, key: string, icon: string, url: string): SeedItem => ({ menu_id, title, translate: `nav.${key}`, type: 'item', icon, url })
-const group = (menu_id: string, title: string, key: string, icon: string, children: SeedItem[]): SeedItem => ({ menu_id, title, translate: `nav.${key}`, type: 'group', icon, children })
-
 /**
- * The spec's sidebar (§2), in its order. Registered entities the spec's sidebar does not
- * name (designations, countries, customer types) join the group of their area so that every
- * screen stays reachable; menu items sit in User Config (decisions.md).
+ * Brings the menu to the registry's navigation (schema/navigation.ts), at every start: an
+ * entry (a group, an entity's list, a report, a shell page) is given to the menu once —
+ * added, or adopted when an item at its address (a group: its menu id) is already there —
+ * and then left to the admins, who may move, rename or remove it. A new item goes to the
+ * built-in roles that hold its permission (ADMIN all, STAFF the permissions it holds), with
+ * its group.
  */
-export const MENU_SEED: readonly SeedItem[] = [
-  item('dashboards', 'Dashboards', 'dashboards', 'dashboard', '/apps/dashboards/project'),
-  group('employee-management', 'Employee Management', 'employee_management', 'people', [
-    item('employees', 'Employees', 'employees', 'person', '/apps/employee-management/employees'),
-    item('departments', 'Departments', 'departments', 'business', '/apps/department-management/departments'),
-    item('designations', 'Designations', 'designations', 'badge', '/apps/designation-management/designations'),
-    item('qualifications', 'Qualifications', 'qualifications', 'school', '/apps/qualification-management/qualifications'),
-  ]),
-  group('content-management', 'Content Management', 'content_management', 'article', [
-    item('cms-menus', 'Cms Menus', 'cms_menus', 'menu', '/apps/menu-management/menus'),
-    item('contents', 'Content', 'contents', 'description', '/apps/content-management/contents'),
-    item('cms-images', 'Cms Image', 'cms_images', 'image', '/apps/image-management/images'),
-    item('cms-meta-data', 'Cms Meta Data', 'cms_meta_data', 'label', '/apps/meta-management/metas'),
-  ]),
-  group('blogs-group', 'Blogs', 'blogs', 'rss_feed', [item('blogs', 'Blogs', 'blogs', 'rss_feed', '/apps/blog-management/blogs')]),
-  group('settings', 'Settings', 'settings', 'settings', [
-    item('customers', 'Customers', 'customers', 'person_outline', '/apps/customer-management/customers'),
-    item('customer-types', 'Customer Types', 'customer_types', 'category', '/apps/customerType-management/customerTypes'),
-    item('countries', 'Countries', 'countries', 'public', '/apps/country-management/countries'),
-    item('districts', 'Districts', 'districts', 'location_city', '/apps/city-management/cities'),
-    item('police-stations', 'Police Stations', 'police_stations', 'local_police', '/apps/thana-management/thanas'),
-    item('branches', 'Branches', 'branches', 'store', '/apps/branch-management/branchs'),
-    item('shipping-addresses', 'Shipping Address', 'shipping_addresses', 'local_shipping', '/apps/shippingAddress-management/shippingAddresses'),
-    item('site-settings', 'Site Settings', 'site_settings', 'tune', '/apps/sitesettings-management/sitesettings'),
-    item('slider-settings', 'Slider Setting', 'slider_settings', 'slideshow', '/apps/slidersetting-management/slidersettings'),
-  ]),
-  group('user-config', 'User Config', 'user_config', 'manage_accounts', [
-    item('permissions', 'Permissions', 'permissions', 'vpn_key', '/apps/permission-management/permissions'),
-    item('roles', 'Roles', 'roles', 'admin_panel_settings', '/apps/roles-management/roles'),
-    item('users', 'User List', 'users', 'account_circle', '/apps/users-management/userslist'),
-    item('role-menus', 'Role Menus', 'role_menus', 'menu_open', '/apps/roleMenu-management/roleMenus'),
-    item('menu-items', 'Menu Items', 'menu_items', 'list', '/apps/menuItem-management/menuItems'),
-  ]),
-  group('support-ticket', 'Support Ticket', 'support_ticket', 'support', [
-    item('supports', 'Supports', 'supports', 'support_agent', '/apps/support-management/supports'),
-    item('sales', 'Sales', 'sales_tickets', 'point_of_sale', '/apps/sale-management/sales'),
-    // The misspelling is the spec's route.
-    item('accounts', 'Accounts', 'account_tickets', 'account_balance', '/apps/acccount-management/accounts'),
-  ]),
-]
-
-/** Inserts the seed menu (through the registry's validation) and assigns every item to the given roles. */
-export async function seedMenu(trx: Trx, registry: Registry, roleIds: readonly number[]): Promise<void> {
-  const menuItem = registry.find((e) => e.name === 'menu_item')!
-  const ids: number[] = []
-  const insert = async (seed: SeedItem, parent: number | null) => {
-    const { children, ...fields } = seed
-    const values = validateRecord(menuItem, { ...fields, parent, exact: true })
-    const r = await sql<{ id: number }>`
-      insert into menu_item (parent, menu_id, title, translate, type, icon, url, exact)
-      values (${values.parent as number | null}, ${values.menu_id as string}, ${values.title as string}, ${values.translate as string},
-              ${values.type as string}, ${values.icon as string}, ${(values.url as string | null) ?? null}, ${values.exact as boolean})
-      returning id`.execute(trx)
-    const id = r.rows[0]!.id
-    ids.push(id)
-    for (const child of children ?? []) await insert(child, id)
+export async function syncNavigation(trx: Trx, deps: { registry: Registry; reports: readonly Report[]; hooks: HookRegistry }): Promise<void> {
+  const menuItem = deps.registry.find((e) => e.name === 'menu_item')!
+  const entries = navigationEntries(deps.registry, deps.reports)
+  const recorded = new Map((await sql<{ key: string; menu_item: number | null }>`select key, menu_item from menu_nav_entry`.execute(trx)).rows.map((r) => [r.key, r.menu_item]))
+  const items = await menuRows(trx)
+  const t = translator('en')
+  const itemOf = new Map<string, number | null>(recorded)
+  const added: Array<{ id: number; entry: NavEntry }> = []
+  for (const entry of entries) {
+    if (recorded.has(entry.key)) continue
+    const found = items.find((i) => (entry.type === 'group' ? i.type === 'group' && i.menu_id === entry.menuId : i.url === entry.url))
+    let itemId = found?.id
+    if (itemId === undefined) {
+      const parent = entry.parent ? (itemOf.get(entry.parent) ?? null) : null
+      const values = validateRecord(menuItem, { parent, menu_id: entry.menuId, title: t(entry.label), translate: entry.label, type: entry.type, icon: entry.icon, url: entry.url ?? null, exact: true, position: entry.order })
+      const r = await sql<{ id: number }>`
+        insert into menu_item (parent, menu_id, title, translate, type, icon, url, exact, position)
+        values (${values.parent as number | null}, ${values.menu_id as string}, ${values.title as string}, ${values.translate as string},
+                ${values.type as string}, ${values.icon as string}, ${(values.url as string | null) ?? null}, ${values.exact as boolean}, ${values.position as number})
+        returning id`.execute(trx)
+      itemId = r.rows[0]!.id
+      added.push({ id: itemId, entry })
+    }
+    itemOf.set(entry.key, itemId)
+    await sql`insert into menu_nav_entry (key, menu_item) values (${entry.key}, ${itemId})`.execute(trx)
   }
-  for (const seed of MENU_SEED) await insert(seed, null)
-  for (const roleId of roleIds) {
-    await sql`insert into role_menu (role, menu_item) select ${roleId}, unnest(${ids}::bigint[])`.execute(trx)
+  if (added.length === 0) return
+  const roles = await sql<{ id: number; name: string; permissions: string[] }>`
+    select r.id, r.name, array(select p.name from ${sql.id(rolePermissionsTable)} rp join permission p on p.id = rp.target_id where rp.owner_id = r.id) as permissions
+    from role r where r.name = any(${['ADMIN', 'STAFF']})`.execute(trx)
+  const roleMenuEntity = deps.registry.find((e) => e.name === 'role_menu')!
+  for (const role of roles.rows) {
+    const held = new Set(role.permissions)
+    const granted = added.filter(({ entry }) => entry.type === 'item' && (entry.permission === undefined || held.has(entry.permission)))
+    if (granted.length === 0) continue
+    const groups = new Set(granted.map(({ entry }) => entry.parent).filter((g): g is string => g !== undefined).map((g) => itemOf.get(g)).filter((x): x is number => typeof x === 'number'))
+    const current = [...(await roleMenuIds(trx, role.id))]
+    const wanted = [...current, ...[...groups, ...granted.map((g) => g.id)].filter((x) => !current.includes(x))]
+    const ctx = { db: trx, registry: deps.registry, entity: roleMenuEntity, actor: null, access: 'system' as const, hooks: deps.hooks }
+    const exists = (await sql`select 1 from role_menu where id = ${role.id}`.execute(trx)).rows.length > 0
+    if (exists) await updateRow(ctx, role.id, { menu_items: wanted })
+    else await createRow(ctx, { role: role.id, menu_items: wanted })
   }
 }
 
 export async function menuRows(db: Executor): Promise<MenuRow[]> {
-  const r = await sql<MenuRow>`select id, parent, menu_id, title, translate, type, icon, url, exact from menu_item order by id`.execute(db)
+  const r = await sql<MenuRow>`select id, parent, menu_id, title, translate, type, icon, url, exact, position from menu_item order by position, id`.execute(db)
   return r.rows
 }
 
 /** The menu item ids assigned to a role. */
 export async function roleMenuIds(db: Executor, roleId: number): Promise<Set<number>> {
-  const r = await sql<{ menu_item: number }>`select menu_item from role_menu where role = ${roleId}`.execute(db)
+  const r = await sql<{ menu_item: number }>`select menu_item from role_menu_item where role_menu = ${roleId} order by position, id`.execute(db)
   return new Set(r.rows.map((x) => x.menu_item))
 }
 
@@ -124,7 +111,8 @@ export function nestMenu(rows: readonly MenuRow[]): MenuNode[] {
 
 /**
  * A role's menu, grouped two levels deep (api-contract §3.4): each assigned root item, or the
- * parent of an assigned child, appears once, with the assigned children under it; by id.
+ * parent of an assigned child, appears once, with the assigned children under it; in the
+ * menu's order (position, then id).
  */
 export function roleMenu(rows: readonly MenuRow[], assigned: ReadonlySet<number>): MenuNode[] {
   const byId = new Map(rows.map((r) => [r.id, r]))
@@ -140,7 +128,8 @@ export function roleMenu(rows: readonly MenuRow[], assigned: ReadonlySet<number>
     if (!top) tops.set(parent.id, (top = node(parent)))
     top.children.push(node(r))
   }
-  return [...tops.values()].sort((a, b) => a.id - b.id)
+  const order = new Map(rows.map((r, i) => [r.id, i]))
+  return [...tops.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!)
 }
 
 /**

@@ -31,16 +31,6 @@ export async function publicUser(db: Executor, userId: number): Promise<PublicUs
   return r.rows[0]
 }
 
-/**
- * What a user may set on their own account (register, user/update): never their role,
- * `is_admin`, `is_active`, `user_type` or `last_login`. The password changes through
- * `passwordchange/{id}`, the photo through `uploadimage/{id}`.
- */
-export const PROFILE_FIELDS = [
-  'first_name', 'last_name', 'username', 'email', 'gender', 'primary_phone', 'secondary_phone', 'date_of_birth',
-  'street_address_one', 'street_address_two', 'thana', 'city', 'country', 'postal_code', 'nid',
-] as const
-
 export function pick(body: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(names.filter((n) => Object.hasOwn(body, n)).map((n) => [n, body[n]]))
 }

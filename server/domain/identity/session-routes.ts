@@ -6,12 +6,12 @@ import { validatorOf } from '../../../schema/kit/validators'
 import { verifyPassword } from '../../auth/passwords'
 import { loginThrottle, type ThrottleOptions } from '../../auth/throttle'
 import { signToken } from '../../auth/tokens'
-import { BusinessError, ForbiddenError, UnauthorizedError, ValidationError } from '../../engine/errors'
+import { BusinessError, ForbiddenError, UnauthorizedError } from '../../engine/errors'
 import type { ModuleDeps } from '../../engine/modules'
 import { createRow, updateRow } from '../../engine/service'
 import { parseWith, type Values } from '../../engine/validate'
 import { roleIdByName } from './access'
-import { PROFILE_FIELDS, pick, publicUser, touchLastLogin } from './profile'
+import { pick, publicUser, touchLastLogin } from './profile'
 
 /**
  * Sessions (api-contract §3.1, spec §7): login, sign-in with the stored token, registration
@@ -68,11 +68,10 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
     const body = bodyOf(request)
     const setting = await sql<{ is_registration_open: boolean }>`select is_registration_open from general_setting order by id desc limit 1`.execute(db)
     if (setting.rows[0]?.is_registration_open === false) throw new ForbiddenError('Registration is closed.')
-    if (body.confirm_password !== undefined && body.confirm_password !== body.password) {
-      throw new ValidationError({ confirm_password: [{ key: 'validation.password_match', params: { label: 'field.confirm_password' } }] })
-    }
-    const input = { ...pick(body, [...PROFILE_FIELDS, 'password']), role: await roleIdByName(db, 'USER'), is_admin: false, is_active: true }
-    const created = await createRow({ db, registry: deps.registry, entity: userEntity(deps), actor: null, hooks: deps.hooks }, input)
+    const user = userEntity(deps)
+    // What one may set on one's own account, the password and its confirmation (the user's rules judge them).
+    const input = { ...pick(body, [...user.selfEditable, 'password', 'confirm_password']), role: await roleIdByName(db, 'USER'), is_admin: false, is_active: true }
+    const created = await createRow({ db, registry: deps.registry, entity: user, actor: null, access: 'system', hooks: deps.hooks }, input)
     const userId = created.id as number
     await touchLastLogin(db, userId)
     return reply.code(201).send(await session(userId))
@@ -81,8 +80,10 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
   // The caller's own profile and UI settings; role, is_admin and is_active are never taken from here.
   app.post('/api/auth/user/update', async (request) => {
     const principal = request.principal!
-    const changes = pick(bodyOf(request), [...PROFILE_FIELDS, 'settings'])
-    await updateRow({ db, registry: deps.registry, entity: userEntity(deps), actor: principal, hooks: deps.hooks }, principal.id, changes)
+    const user = userEntity(deps)
+    const changes = pick(bodyOf(request), [...user.selfEditable, 'settings'])
+    // Their own row, with only what the registry lets a user change on it: on the route's authority.
+    await updateRow({ db, registry: deps.registry, entity: user, actor: principal, access: 'system', hooks: deps.hooks }, principal.id, changes)
     return { user: await publicUser(db, principal.id) }
   })
 }

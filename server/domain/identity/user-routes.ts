@@ -28,14 +28,18 @@ const CHECKS = [
 export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const user = deps.registry.find((e) => e.name === 'user')!
   const base = user.api.base
-  const ctx = (request: FastifyRequest): Ctx => ({ db: deps.db, registry: deps.registry, entity: user, actor: request.principal ?? null, hooks: deps.hooks })
+  // These routes check their own rule (the user themselves, or USER_UPDATE): the engine writes on their authority.
+  const ctx = (request: FastifyRequest): Ctx => ({ db: deps.db, registry: deps.registry, entity: user, actor: request.principal ?? null, access: 'system', hooks: deps.hooks })
   const ownOrUpdate = { permission: user.permissions.UPDATE, selfParam: 'id' }
   const passwordSchema = z.object({ password: validatorOf(user.fields.password!) })
 
   app.patch<{ Params: IdParams }>(`${base}/passwordchange/:id`, { config: ownOrUpdate }, async (request) => {
     const rowId = rowIdOf(user, request.params.id)
     const { password } = parseWith(passwordSchema, request.body, { password: user.fieldLabelKey('password') })
-    if ((request.body as Record<string, unknown>).confirm_password !== password) throw new BusinessError('Password does not match.')
+    const confirm_password = (request.body as Record<string, unknown>).confirm_password
+    // The user's rule (a confirmation matches), answered in the contract's words.
+    const isConfirmed = user.rules.every((rule) => rule.field !== 'confirm_password' || rule.check({ password, confirm_password }, { mode: 'update', input: { confirm_password } }))
+    if (confirm_password === undefined || !isConfirmed) throw new BusinessError('Password does not match.')
     await updateRow(ctx(request), rowId, { password })
     return { detail: `User Id - ${rowId}'s password has been changed successfully.` }
   })

@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe } from 'vitest'
-import type { Entity, Fields } from '../../../schema/kit'
-import { buildApp } from '../../../server/app'
+import type { Entity, Fields, Report } from '../../../schema/kit'
+import { buildApp, defaultModules } from '../../../server/app'
+import type { DomainModule } from '../../../server/engine/modules'
 import { hashPassword } from '../../../server/auth/passwords'
 import { signToken } from '../../../server/auth/tokens'
 import { migrate } from '../../../server/db/sync'
@@ -34,8 +35,11 @@ export type TestApp = {
   close: () => Promise<void>
 }
 
-/** `entities`: build the app (and migrate the database) with this registry instead of the real one. */
-export type TestAppOptions = { entities?: readonly Entity<string, Fields>[] }
+/**
+ * `entities`, `reports`: build the app (and migrate the database) with this registry instead of
+ * the real one; `modules`: domain modules besides the app's (a test's hooks, actions, report queries).
+ */
+export type TestAppOptions = { entities?: readonly Entity<string, Fields>[]; reports?: readonly Report[]; modules?: readonly DomainModule[] }
 
 async function insertUser(db: Db, user: { email: string; password?: string; isAdmin?: boolean }): Promise<number> {
   const password = await hashPassword(user.password ?? 'password123')
@@ -53,7 +57,7 @@ export async function testApp(kind: DatabaseKind, options: TestAppOptions = {}):
   if (options.entities) await migrate(db, options.entities)
   const adminId = await insertUser(db, { ...ADMIN, isAdmin: true })
   const mediaDir = mkdtempSync(join(tmpdir(), 'media-'))
-  const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, entities: options.entities })
+  const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, entities: options.entities, reports: options.reports, modules: [...defaultModules(), ...(options.modules ?? [])] })
   await app.ready()
   let token: string | undefined
   const getToken = async () => (token ??= await signToken(JWT_SECRET, adminId))

@@ -26,16 +26,21 @@ async function listAll(t: TestApp, entity: AnyEntity, query = ''): Promise<Array
 
 /**
  * Adds rows straight into the tables (with validated values), for tests that need many: one
- * password hash for all, and an entity that extends another gets its parent's rows first.
+ * password hash for all, an entity that extends another gets its parent's rows first, and
+ * a unique reference (a role's menu) a row of its own for each. Returns the new ids.
  */
-async function insertMany(t: TestApp, entity: AnyEntity, count: number, all: readonly AnyEntity[]): Promise<void> {
+async function insertMany(t: TestApp, entity: AnyEntity, count: number, all: readonly AnyEntity[]): Promise<number[]> {
   const refIds = await createReferences(t, entity, all)
   const secret = await hashPassword('password123')
-  const rows = Array.from({ length: count }, () => {
-    const values = validateRecord(entity, sampleInput(entity, refIds))
+  const uniqueRefs = entity.fieldNames.filter((n) => entity.fields[n]!.kind === 'ref' && entity.fields[n]!.isUnique)
+  const distinct: Record<string, number[]> = {}
+  for (const name of uniqueRefs) distinct[name] = await insertMany(t, all.find((e) => e.name === entity.fields[name]!.ref!.target)!, count, all)
+  const rows = Array.from({ length: count }, (_, i) => {
+    const values = validateRecord(entity, { ...sampleInput(entity, refIds), ...Object.fromEntries(uniqueRefs.map((n) => [n, distinct[n]![i]])) })
     for (const name of entity.fieldNames) {
       const field = entity.fields[name]!
-      if (field.kind === 'refs') delete values[name]
+      // Only columns: not many-to-many links, lines, or values never stored.
+      if (field.kind === 'refs' || !field.sql) delete values[name]
       else if (field.kind === 'json' && values[name] !== null) values[name] = JSON.stringify(values[name])
       else if (field.kind === 'password') values[name] = secret
     }
@@ -43,8 +48,9 @@ async function insertMany(t: TestApp, entity: AnyEntity, count: number, all: rea
   })
   const columns = (row: Record<string, unknown>, names: readonly string[]) => Object.fromEntries(names.filter((n) => n in row).map((n) => [n, row[n]]))
   if (!entity.parent) {
-    await t.db.insertInto(entity.name).values(rows.map((r) => ({ ...r, created_by: t.adminId, updated_by: t.adminId }))).execute()
-    return
+    const own = (r: Record<string, unknown>) => (entity.idFrom ? { id: r[entity.idFrom] } : {})
+    const inserted = await t.db.insertInto(entity.name).values(rows.map((r) => ({ ...r, ...own(r), created_by: t.adminId, updated_by: t.adminId }))).returning('id').execute()
+    return inserted.map((r) => Number(r.id))
   }
   const inherited = entity.fieldNames.filter((n) => !entity.ownFieldNames.includes(n))
   const parents = await t.db
@@ -53,6 +59,7 @@ async function insertMany(t: TestApp, entity: AnyEntity, count: number, all: rea
     .returning('id')
     .execute()
   await t.db.insertInto(entity.name).values(rows.map((r, i) => ({ id: parents[i]!.id, ...columns(r, entity.ownFieldNames) }))).execute()
+  return parents.map((r) => Number(r.id))
 }
 
 /** Comparable in JavaScript exactly as PostgreSQL orders them (no collation involved). */
@@ -77,19 +84,27 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
       expect(res.body.created_by).toBe(t.current.adminId)
       expect(res.body.updated_by).toBe(t.current.adminId)
       expect(Number.isNaN(Date.parse(res.body.created_at))).toBe(false)
-      expect(Object.keys(res.body).sort()).toEqual(['id', ...readable, 'created_at', 'updated_at', 'created_by', 'updated_by'].sort())
+      expect(Object.keys(res.body).sort()).toEqual(['id', ...readable, 'created_at', 'updated_at', 'created_by', 'updated_by', '_labels'].sort())
     })
 
-    it('reads one row by id with raw reference ids', async () => {
+    it('reads one row by id with raw reference ids, and their display names in _labels', async () => {
       const { row, refIds } = await createSample(t.current, entity, {}, all)
       const res = await t.current.call({ method: 'GET', url: `${base}/${row.id}` })
       expect(res.status).toBe(200)
       expect(res.body).toEqual(row)
-      for (const name of entity.fieldNames) {
+      const labels: Record<string, unknown> = {}
+      for (const name of readable) {
         const field = entity.fields[name]!
-        if (field.kind === 'ref') expect(res.body[name]).toBe(refIds[field.ref!.target] ?? null)
-        if (field.kind === 'refs') expect(res.body[name]).toEqual(refIds[field.ref!.target] ? [refIds[field.ref!.target]] : [])
+        const targetId = field.ref ? refIds[field.ref.target] : undefined
+        if (field.kind === 'ref') expect(res.body[name]).toBe(targetId ?? null)
+        if (field.kind === 'refs') expect(res.body[name]).toEqual(targetId ? [targetId] : [])
+        if (!field.ref || field.kind === 'lines' || targetId === undefined) continue
+        const target = all.find((e) => e.name === field.ref!.target)!
+        const label = String((await t.current.call({ method: 'GET', url: `${target.api.base}/${targetId}` })).body[target.labelField])
+        labels[name] = field.kind === 'ref' ? label : { [String(targetId)]: label }
       }
+      // The form opens with this one answer: no request per reference for its name.
+      expect(res.body._labels).toEqual(labels)
     })
 
     it(`lists a page in the envelope {${entity.listKey}, page, size, total_pages, total_elements}, page 1 size 10 by default (${paged})`, async () => {
@@ -149,6 +164,11 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
       for (const name of entity.fieldNames.filter((n) => entity.fields[n]!.isWriteOnly)) expect(listed, name).not.toHaveProperty(name)
       for (const name of readable) {
         const field = entity.fields[name]!
+        // A document's lines are read with the document, not listed.
+        if (field.kind === 'lines') {
+          expect(listed, name).not.toHaveProperty(name)
+          continue
+        }
         if (field.kind !== 'ref' && field.kind !== 'refs') {
           expect(listed[name], name).toEqual(row[name])
           continue
@@ -162,7 +182,8 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
         }
         const targetRow = (await t.current.call({ method: 'GET', url: `${target.api.base}/${targetId}` })).body
         const nested = { id: targetId, name: targetRow[target.labelField] }
-        expect(listed[name], name).toEqual(field.kind === 'ref' ? nested : [nested])
+        // A contract that lists the referenced row by its label (role menus: the role's name) gets that.
+        expect(listed[name], name).toEqual(field.kind === 'refs' ? [nested] : field.listAs === 'label' ? nested.name : nested)
       }
     })
 
@@ -224,14 +245,16 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
           const literal = field.kind === 'text' ? `q%_\\${tag}` : undefined
           const a = await createRow(t.current, entity, { ...sampleInput(entity, refIds), ...(literal ? { [name]: literal } : {}) })
           const b = literal ? await createRow(t.current, entity, { ...sampleInput(entity, refIds), [name]: `qzz${tag}` }) : undefined
-          const needle = literal ? `%_\\${tag.toUpperCase()}` : String(a[name]).slice(1, -1).toUpperCase()
+          // A reference is searched by the label of the row it points to.
+          const shown = (r: Record<string, any>) => String(field.kind !== 'ref' ? r[name] : typeof r[name] === 'object' ? r[name].name : r[name])
+          const needle = literal ? `%_\\${tag.toUpperCase()}` : String(field.kind === 'ref' ? (a._labels as Record<string, unknown>)[name] : a[name]).slice(1, -1).toUpperCase()
           const res = await t.current.call({ method: 'GET', url: `${base}/search/?${name}=${encodeURIComponent(needle)}&size=100` })
           expect(res.status, res.raw).toBe(200)
           expect(Object.keys(res.body).sort()).toEqual([entity.listKey, 'page', 'size', 'total_pages', 'total_elements'].sort())
           const found = res.body[entity.listKey] as Array<Record<string, unknown>>
           expect(ids(found as never)).toContain(a.id)
           if (b) expect(ids(found as never)).not.toContain(b.id)
-          for (const r of found) expect(String(r[name]).toLowerCase()).toContain(needle.toLowerCase())
+          for (const r of found) expect(shown(r).toLowerCase()).toContain(needle.toLowerCase())
           expect(res.body.total_elements).toBe(found.length)
         }
       },
@@ -245,11 +268,16 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
         if (value === null) continue
         const rows = await listAll(t.current, entity, `?${name}=${encodeURIComponent(String(value))}`)
         expect(ids(rows as never), name).toContain(row.id)
-        for (const r of rows) expect(entity.fields[name]!.kind === 'ref' ? r[name].id : r[name], name).toEqual(value)
+        const field = entity.fields[name]!
+        const listedAs = field.kind === 'ref' ? (field.listAs === 'label' ? (row._labels as Record<string, unknown>)[name] : value) : value
+        for (const r of rows) expect(field.kind === 'ref' && field.listAs !== 'label' ? r[name].id : r[name], name).toEqual(listedAs)
         const paged = await t.current.call({ method: 'GET', url: `${base}/search/?${name}=${encodeURIComponent(String(value))}&size=1` })
         expect(paged.body.total_elements, name).toBe(rows.length)
       }
-      const bad = await t.current.call({ method: 'GET', url: `${base}/search/?${exactFields[0]}=not-a-valid-value-!` })
+      // A searchable reference takes text too (its row's label); the other exact fields refuse it.
+      const strict = exactFields.find((n) => !entity.searchFields.includes(n))
+      if (!strict) return
+      const bad = await t.current.call({ method: 'GET', url: `${base}/search/?${strict}=not-a-valid-value-!` })
       expect(bad.status).toBe(400)
       expect(bad.body).toEqual({ detail: expect.any(String) })
     })

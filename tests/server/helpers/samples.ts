@@ -70,7 +70,8 @@ export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown
 export function sampleInput(entity: AnyEntity, refIds: RefIds, n = next()): Values {
   const input: Values = {}
   entity.fieldNames.forEach((name, i) => {
-    if (entity.fields[name]!.isReadOnly) return
+    // Read-only values are the server's; an input-only confirmation is left out (its rule then does not apply).
+    if (entity.fields[name]!.isReadOnly || entity.fields[name]!.isTransient) return
     const value = sampleValue(entity.fields[name]!, n * 100 + i, refIds)
     if (value !== null) input[name] = value
   })
@@ -112,7 +113,8 @@ export const writableFields = (entity: AnyEntity) => entity.fieldNames.filter((n
  */
 export async function createRow(t: TestApp, entity: AnyEntity, input: Values): Promise<Record<string, unknown>> {
   if (entity.routes.create !== 'generic') {
-    const row = await engineCreate({ db: t.db, registry: registeredEntities, entity, actor: { id: t.adminId, isAdmin: true, permissions: new Set() } }, input)
+    const { registry, hooks } = t.app.engine
+    const row = await engineCreate({ db: t.db, registry, hooks, entity, actor: { id: t.adminId, isAdmin: true, permissions: new Set() }, access: 'system' }, input)
     return JSON.parse(JSON.stringify(row)) as Record<string, unknown>
   }
   const res = await t.call({ method: 'POST', url: `${entity.api.base}/create/`, payload: input })

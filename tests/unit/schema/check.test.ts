@@ -7,7 +7,7 @@ import { catalogues } from '../../../server/i18n'
 /** The registry's self-check (architecture §1): every problem named with entity, field and fix. */
 const base = { module: 'test', route: { area: 'widget-management', list: 'widgets' } }
 const widget = (over: Partial<Parameters<typeof defineEntity>[0]> = {}) =>
-  defineEntity({ name: 'widget', listKey: 'widgets', ...base, fields: { name: f.text({ max: 20, required: true }) }, ...over } as Parameters<typeof defineEntity>[0])
+  defineEntity({ name: 'widget', listKey: 'widgets', ...base, fields: { name: f.text({ max: 20, required: true, search: true }) }, ...over } as Parameters<typeof defineEntity>[0])
 
 describe('checkRegistry', () => {
   it('finds no problem in the real registry with the real catalogues', () => {
@@ -15,7 +15,7 @@ describe('checkRegistry', () => {
   })
 
   it('reports a reference to an entity that is not registered, listing the registered ones', () => {
-    const e = widget({ fields: { name: f.text({ required: true }), owner: f.ref('nowhere') } })
+    const e = widget({ fields: { name: f.text({ required: true, search: true }), owner: f.ref('nowhere') } })
     expect(checkRegistry([e])).toEqual([{ entity: 'widget', field: 'owner', message: "unknown ref target 'nowhere' (registered: widget)" }])
   })
 
@@ -46,7 +46,7 @@ describe('checkRegistry', () => {
 
   it('reports field names, orderings, search fields, list columns and extra routes that do not fit', () => {
     const e = widget({
-      fields: { name: f.text({ required: true }), created_at: f.text(), 'Bad-Name': f.text(), flag: f.boolean({ search: true }) },
+      fields: { name: f.text({ required: true, search: true }), created_at: f.text(), 'Bad-Name': f.text(), flag: f.boolean({ search: true }) },
       ordering: '-missing',
       search: ['nope'] as never,
       listColumns: ['ghost'] as never,
@@ -57,7 +57,7 @@ describe('checkRegistry', () => {
       expect.arrayContaining([
         "created_at: 'created_at' is set by the engine on every table; choose another name",
         expect.stringMatching(/^Bad-Name: field name must match/),
-        "flag: only text-like fields can be searchable (this one is 'boolean')",
+        "flag: only text-like fields, or references to a row whose label is searchable, can be searchable (this one is 'boolean')",
         "ordering '-missing' names an unknown field",
         "search field 'nope' is not a field",
         "list column 'ghost' is not a field",
@@ -69,7 +69,7 @@ describe('checkRegistry', () => {
 
   it('refuses a required reference that would be set null on delete', () => {
     const target = widget()
-    const e = defineEntity({ name: 'part', listKey: 'parts', module: 'test', route: { area: 'parts', list: 'parts' }, fields: { name: f.text(), widget: f.ref('widget', { required: true, onDelete: 'set null' }) } })
+    const e = defineEntity({ name: 'part', listKey: 'parts', module: 'test', route: { area: 'parts', list: 'parts' }, fields: { name: f.text({ search: true }), widget: f.ref('widget', { required: true, onDelete: 'set null' }) } })
     expect(checkRegistry([target, e])).toEqual([{ entity: 'part', field: 'widget', message: "a required reference cannot use onDelete 'set null'" }])
   })
 

@@ -12,7 +12,7 @@ const person = defineEntity({
   route: { area: 'users', list: 'users' },
   fields: {
     name: f.text({ max: 50, required: true }),
-    email: f.email({ required: true, unique: true }),
+    email: f.email({ required: true, unique: true, search: true }),
     nickname: f.text({ max: 20 }),
     password: f.password({ required: true, min: 6 }),
     last_seen: f.datetime({ readOnly: true }),
@@ -58,7 +58,7 @@ describe('entity inheritance (extends)', () => {
       listKey: 'temps',
       extends: person,
       route: { area: 'temps', list: 'temps' },
-      fields: { nickname: f.text({ max: 40 }), email: f.email({ unique: true }) },
+      fields: { nickname: f.text({ max: 40 }), email: f.email({ unique: true, search: true }) },
     })
     expect(checkRegistry([person, bad]).map((p) => `${p.field}: ${p.message}`)).toEqual([
       "email: 'user.email' is required in its table; an override cannot make it optional",
@@ -89,7 +89,7 @@ describe('write-only and read-only fields', () => {
   })
 
   it('refuses a read-only field that is also required', () => {
-    const e = defineEntity({ name: 'stamp', module: 'test', listKey: 'stamps', route: { area: 'stamps', list: 'stamps' }, fields: { name: f.text(), at: f.datetime({ readOnly: true, required: true }) } })
+    const e = defineEntity({ name: 'stamp', module: 'test', listKey: 'stamps', route: { area: 'stamps', list: 'stamps' }, fields: { name: f.text({ search: true }), at: f.datetime({ readOnly: true, required: true }) } })
     expect(checkRegistry([e]).map((p) => `${p.field}: ${p.message}`)).toEqual(['at: a read-only field is set by the server and cannot be required'])
   })
 })
@@ -108,7 +108,7 @@ describe('routes, public actions and own-row access', () => {
 
   it('allows only reads to be public, own-row access only on users, and aliases of routes that exist', () => {
     const e = defineEntity({
-      name: 'note', module: 'test', listKey: 'notes', route: { area: 'notes', list: 'notes' }, fields: { name: f.text() },
+      name: 'note', module: 'test', listKey: 'notes', route: { area: 'notes', list: 'notes' }, fields: { name: f.text({ search: true }) },
       public: ['LIST', 'DELETE'], selfAccess: ['DETAILS'], routes: { update: false },
       routeAliases: { 'Bad Path': 'all', edit: 'update' },
     })

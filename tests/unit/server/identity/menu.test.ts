@@ -4,7 +4,7 @@ import { nestMenu, roleMenu, visibleMenu, type MenuRow } from '../../../../serve
 
 /** The menu trees of api-contract §3.4, from rows. */
 const row = (id: number, parent: number | null, type: MenuRow['type'], url: string | null = null): MenuRow => ({
-  id, parent, menu_id: `m${id}`, title: `Item ${id}`, translate: `nav.m${id}`, type, icon: null, url, exact: true,
+  id, parent, menu_id: `m${id}`, title: `Item ${id}`, translate: `nav.m${id}`, type, icon: null, url, exact: true, position: 0,
 })
 const rows: MenuRow[] = [
   row(1, null, 'item', '/apps/dashboards/project'),

@@ -1,0 +1,77 @@
+import type { Fields, NavSpec, Rule } from './entity'
+
+/**
+ * A report, declared once: its parameters (field-kit fields, so they validate with the same
+ * zod rules and render with the same widgets as any form), its columns (field-kit fields
+ * too: each column's cell, label and alignment), the columns totalled, and where it sits
+ * in the navigation. The engine derives the route `GET /api/reports/<name>/`, the CSV
+ * download, the permission `<PREFIX>_VIEW`, the menu entry and the report screen at
+ * `/apps/report-management/<route>`. Its rows come from the server: a domain module
+ * gives the query (`reports: { <name>: run }`), which is all a report needs of code.
+ */
+export type ReportConfig<N extends string, P extends Fields, C extends Fields> = {
+  name: N
+  module: string
+  /** The parameter form, kept in the screen's address. */
+  params: P
+  columns: C
+  /** Columns summed into the totals row (over every row, not the page). */
+  totals?: readonly (keyof C & string)[]
+  /** Rows come a page at a time (30/50/100) rather than all at once. Default true. */
+  paged?: boolean
+  /** Order of the rows: columns, `-` for descending. Default: the first column. */
+  ordering?: readonly string[]
+  /** `/apps/report-management/<route>`. */
+  route: string
+  nav?: NavSpec | false
+  /** Rules across the parameters (a period's start not after its end). */
+  rules?: readonly Rule[]
+  /** Permission prefix; default the name upper-cased: `LEDGER_REPORT_VIEW`. */
+  permission?: string
+}
+
+export interface Report<N extends string = string, P extends Fields = Fields, C extends Fields = Fields> {
+  readonly name: N
+  readonly module: string
+  readonly params: P
+  readonly paramNames: readonly string[]
+  readonly columns: C
+  readonly columnNames: readonly string[]
+  readonly totals: readonly string[]
+  readonly isPaged: boolean
+  readonly ordering: readonly string[]
+  readonly nav: NavSpec | null
+  readonly rules: readonly Rule[]
+  /** `<PREFIX>_VIEW`. */
+  readonly permission: string
+  /** i18n key of the title. */
+  readonly labelKey: string
+  readonly fieldLabelKey: (field: string) => string
+  readonly api: { readonly base: string }
+  readonly ui: { readonly path: string }
+}
+
+export const REPORT_AREA = '/apps/report-management'
+
+export function defineReport<const N extends string, const P extends Fields, const C extends Fields>(config: ReportConfig<N, P, C>): Report<N, P, C> {
+  const columnNames = Object.keys(config.columns)
+  const all: Fields = { ...config.params, ...config.columns }
+  return {
+    name: config.name,
+    module: config.module,
+    params: config.params,
+    paramNames: Object.keys(config.params),
+    columns: config.columns,
+    columnNames,
+    totals: config.totals ?? [],
+    isPaged: config.paged ?? true,
+    ordering: config.ordering ?? columnNames.slice(0, 1),
+    nav: config.nav === false ? null : (config.nav ?? { group: 'reports', icon: 'assessment' }),
+    rules: config.rules ?? [],
+    permission: `${config.permission ?? config.name.toUpperCase()}_VIEW`,
+    labelKey: `report.${config.name}`,
+    fieldLabelKey: (field) => all[field]?.label ?? `field.${field}`,
+    api: { base: `/api/reports/${config.name}` },
+    ui: { path: `${REPORT_AREA}/${config.route}` },
+  }
+}

@@ -1,0 +1,102 @@
+import { Readable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import { sql, type RawBuilder } from 'kysely'
+import type { Report } from '../../schema/kit'
+import type { ControlledTransaction } from 'kysely'
+import type { Database, Db, Executor } from '../db/types'
+import { languageOf, translator } from '../i18n'
+import type { Actor } from './hooks'
+import type { Registry } from './list-query'
+import { pageOf } from './request'
+import { validateShape, type Values } from './validate'
+
+/**
+ * Reports (`defineReport` in the registry): the domain gives each its rows as one SQL query
+ * over the validated parameters; the engine derives the rest from the declaration — the
+ * route `GET /api/reports/<name>/` (a page of rows, the total count, the totals row over
+ * every row, and whatever else the query's author adds), and `GET /api/reports/<name>/csv`,
+ * every row streamed through a cursor with the column labels in the caller's language.
+ */
+export type ReportSource = RawBuilder<unknown> | { query: RawBuilder<unknown>; extra?: Record<string, unknown> }
+
+export type ReportRun = (args: { db: Executor; params: Values; actor: Actor | null; registry: Registry }) => ReportSource | Promise<ReportSource>
+
+/** The domain's queries of the registry's reports, by report name. */
+export type ReportRuns = ReadonlyMap<string, ReportRun>
+
+const id = sql.id
+
+const sourceOf = (s: ReportSource) => ('query' in s && !('compile' in s) ? s : { query: s as RawBuilder<unknown>, extra: undefined })
+
+/** ORDER BY of the report's declared ordering, over the query's columns. */
+function orderOf(report: Report): RawBuilder<unknown> {
+  const keys = report.ordering.map((o) => (o.startsWith('-') ? sql`r.${id(o.slice(1))} desc` : sql`r.${id(o)} asc`))
+  return keys.length > 0 ? sql`order by ${sql.join(keys)}` : sql``
+}
+
+const paramsShape = (report: Report) => ({ fields: report.params, fieldNames: report.paramNames, rules: report.rules, linesFieldNames: [], fieldLabelKey: report.fieldLabelKey })
+
+/** One value of a CSV file: quoted when needed, and text that a spreadsheet would take for a formula made inert. */
+export function csvValue(value: unknown, isText: boolean): string {
+  if (value === null || value === undefined) return ''
+  let s = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value)
+  if (isText && /^[=+\-@\t\r]/.test(s)) s = `'${s}`
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}
+
+const CSV_BATCH = 2_000
+
+async function* csvLines(db: Db, report: Report, query: RawBuilder<unknown>, header: string): AsyncGenerator<string> {
+  yield `\ufeff${header}\r\n`
+  const isText = report.columnNames.map((c) => !['integer', 'decimal'].includes(report.columns[c]!.kind))
+  // A cursor reads every row without holding them all; its transaction keeps them consistent.
+  const trx: ControlledTransaction<Database> = await db.startTransaction().execute()
+  try {
+    await sql`declare report_rows no scroll cursor for select * from (${query}) r ${orderOf(report)}`.execute(trx)
+    for (;;) {
+      const batch = await sql<Record<string, unknown>>`fetch forward ${sql.raw(String(CSV_BATCH))} from report_rows`.execute(trx)
+      if (batch.rows.length > 0) yield batch.rows.map((row) => report.columnNames.map((c, i) => csvValue(row[c], isText[i]!)).join(',')).join('\r\n') + '\r\n'
+      if (batch.rows.length < CSV_BATCH) break
+    }
+    await trx.commit().execute()
+  } catch (e) {
+    await trx.rollback().execute()
+    throw e
+  }
+}
+
+export function registerReportRoutes(app: FastifyInstance, deps: { db: Db; registry: Registry; reports: readonly Report[]; runs: ReportRuns }): void {
+  for (const report of deps.reports) {
+    const run = deps.runs.get(report.name)
+    if (!run) throw new Error(`The report '${report.name}' has no query: a domain module must give one (reports: { ${report.name}: … })`)
+    const config = { permission: report.permission }
+    const prepare = async (query: Values, actor: Actor | null) => {
+      const params = validateShape(paramsShape(report), query)
+      return sourceOf(await run({ db: deps.db, params, actor, registry: deps.registry }))
+    }
+
+    app.get<{ Querystring: Values }>(`${report.api.base}/`, { config }, async (request) => {
+      const { query, extra } = await prepare(request.query, request.principal ?? null)
+      const totals = report.totals.map((c) => sql`coalesce(sum(r.${id(c)}), 0)::text as ${id(c)}`)
+      const summary = await sql<Record<string, string>>`select ${sql.join([sql`count(*) as __count`, ...totals])} from (${query}) r`.execute(deps.db)
+      const total = Number(summary.rows[0]?.__count ?? 0)
+      const { page: asked, size } = report.isPaged ? pageOf(request.query) : { page: 1, size: Math.max(1, total) }
+      const totalPages = Math.max(1, Math.ceil(total / size))
+      const page = Math.min(asked, totalPages)
+      const limit = report.isPaged ? sql`limit ${size} offset ${(page - 1) * size}` : sql``
+      const rows = await sql<Record<string, unknown>>`select * from (${query}) r ${orderOf(report)} ${limit}`.execute(deps.db)
+      const { __count: _, ...sums } = summary.rows[0] ?? {}
+      return { rows: rows.rows, page, size, total_pages: totalPages, total_elements: total, totals: sums, ...extra }
+    })
+
+    app.get<{ Querystring: Values }>(`${report.api.base}/csv`, { config }, async (request, reply) => {
+      const { query } = await prepare(request.query, request.principal ?? null)
+      const t = translator(languageOf(request.headers['accept-language']))
+      const header = report.columnNames.map((c) => csvValue(t(report.fieldLabelKey(c)), true)).join(',')
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${report.name}.csv"`)
+        .send(Readable.from(csvLines(deps.db, report, query, header)))
+    })
+  }
+}

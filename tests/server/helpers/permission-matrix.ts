@@ -1,0 +1,185 @@
+import { SignJWT } from 'jose'
+import { sql } from 'kysely'
+import { beforeAll, expect, it } from 'vitest'
+import type { Action, Entity, Fields, GenericRoute, Report } from '../../../schema/kit'
+import { signToken } from '../../../server/auth/tokens'
+import { JWT_SECRET, type TestApp } from './app'
+
+/**
+ * The permission matrix (issue 3): every route the app registers × {no token, forged,
+ * alg none, expired, USER, STAFF, ADMIN} → the expected status. The expectations come from
+ * the registry (the contract's generic routes of every entity as each declares them, its
+ * custom actions and its reports) plus an explicit table of the bespoke routes; a registered
+ * route without an expectation, or an expectation without a route, fails the run, so every
+ * endpoint is covered. Run for the app's registry and for one defined at run time.
+ *
+ * Allowed calls use ids that do not exist and empty bodies: they answer 2xx, 400 or 404,
+ * never 401, 403 or a 5xx, and change nothing.
+ */
+type Access = { kind: 'public' } | { kind: 'signed-in' } | { kind: 'permission'; anyOf: readonly string[] }
+type Expectation = { method: string; url: string; access: Access }
+
+const permission = (...anyOf: string[]): Access => ({ kind: 'permission', anyOf })
+type Registry = readonly Entity<string, Fields>[]
+
+/** The contract's generic routes (api-contract §2.1), written out independently of the engine. */
+const GENERIC: Record<GenericRoute, { methods: string[]; path: string; action: Action }> = {
+  all: { methods: ['GET'], path: 'all/', action: 'LIST' },
+  without_pagination: { methods: ['GET'], path: 'without_pagination/all/', action: 'LIST' },
+  search: { methods: ['GET'], path: 'search/', action: 'LIST' },
+  read: { methods: ['GET'], path: ':id', action: 'DETAILS' },
+  create: { methods: ['POST'], path: 'create/', action: 'CREATE' },
+  update: { methods: ['PUT', 'PATCH'], path: 'update/:id', action: 'UPDATE' },
+  delete: { methods: ['DELETE'], path: 'delete/:id', action: 'DELETE' },
+  delete_multiple: { methods: ['DELETE'], path: 'delete_multiple/', action: 'DELETE' },
+}
+
+function registryExpectations(entities: Registry, reports: readonly Report[]): Expectation[] {
+  const out: Expectation[] = []
+  for (const e of entities) {
+    const access = (action: Action): Access => (e.publicActions.includes(action) ? { kind: 'public' } : permission(e.permissions[action]))
+    for (const [route, spec] of Object.entries(GENERIC) as Array<[GenericRoute, (typeof GENERIC)[GenericRoute]]>) {
+      // Routes a module serves itself are in the bespoke table, with the module's paths.
+      if (e.routes[route] !== 'generic') continue
+      for (const method of spec.methods) out.push({ method, url: `${e.api.base}/${spec.path}`, access: access(spec.action) })
+    }
+    for (const [alias, route] of Object.entries(e.routeAliases)) {
+      for (const method of GENERIC[route].methods) out.push({ method, url: `${e.api.base}/${alias}/`, access: access(GENERIC[route].action) })
+    }
+    for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${e.api.base}/${extra.path}/:value`, access: access('LIST') })
+    for (const action of Object.values(e.actions)) {
+      for (const path of action.paths) out.push({ method: 'POST', url: `${e.api.base}/${path}/:id`, access: permission(action.permission) })
+    }
+  }
+  for (const r of reports) {
+    out.push({ method: 'GET', url: `${r.api.base}/`, access: permission(r.permission) }, { method: 'GET', url: `${r.api.base}/csv`, access: permission(r.permission) })
+  }
+  return out
+}
+
+/** The routes domain modules and the app add, with who may call them. */
+function bespokeExpectations(entities: Registry): Expectation[] {
+  const byName = (name: string) => entities.find((e) => e.name === name)!
+  const user = byName('user')
+  const menu = byName('menu_item')
+  const roleMenu = byName('role_menu')
+  const checks = ['username', 'email', 'primary_phone', 'secondary_phone'].flatMap((field) => [
+    { method: 'GET', url: `${user.api.base}/check_${field}_when_create/`, access: permission('USER_CREATE', 'EMPLOYEE_CREATE') },
+    { method: 'GET', url: `${user.api.base}/check_${field}_when_update/`, access: permission('USER_UPDATE', 'EMPLOYEE_UPDATE') },
+  ])
+  return [
+    { method: 'GET', url: '/api/health', access: { kind: 'public' } },
+    { method: 'GET', url: '/api/auth/demo-credentials', access: { kind: 'public' } },
+    { method: 'GET', url: '/media/*', access: { kind: 'public' } },
+    // CORS preflights (@fastify/cors) carry no token by the browser's rules.
+    { method: 'OPTIONS', url: '*', access: { kind: 'public' } },
+    { method: 'POST', url: '/user/api/v1/user/login/', access: { kind: 'public' } },
+    { method: 'POST', url: '/api/auth/register', access: { kind: 'public' } },
+    { method: 'GET', url: '/api/auth/access-token', access: { kind: 'signed-in' } },
+    { method: 'POST', url: '/api/auth/user/update', access: { kind: 'signed-in' } },
+    { method: 'GET', url: '/api/quick-panel/data', access: { kind: 'signed-in' } },
+    // Also open to the user whose id is in the path (their own password and photo): tested in identity.test.ts.
+    { method: 'PATCH', url: `${user.api.base}/passwordchange/:id`, access: permission('USER_UPDATE') },
+    { method: 'POST', url: `${user.api.base}/uploadimage/:id`, access: permission('USER_UPDATE') },
+    ...checks,
+    { method: 'GET', url: `${menu.api.base}/nested_menu_item_without_pagination/all/`, access: permission('MENU_ITEM_LIST') },
+    { method: 'GET', url: `${menu.api.base}/nested_menu_item_by_user_role/`, access: { kind: 'signed-in' } },
+    { method: 'GET', url: `${menu.api.base}/nested_menu_item_by_role_id/:role_id`, access: permission('MENU_ITEM_LIST', 'ROLE_MENU_LIST') },
+    { method: 'POST', url: `${roleMenu.api.base}/create/`, access: permission('ROLE_MENU_CREATE') },
+    { method: 'DELETE', url: `${roleMenu.api.base}/delete/:role_id`, access: permission('ROLE_MENU_DELETE') },
+  ]
+}
+
+/** Every GET answers HEAD too (Fastify), with the same access. */
+const withHead = (list: Expectation[]) => [...list, ...list.filter((x) => x.method === 'GET').map((x) => ({ ...x, method: 'HEAD' }))]
+const keyOf = (x: { method: string; url: string }) => `${x.method} ${x.url}`
+
+/** The role levels of decisions.md: STAFF holds every permission but those of the access entities. */
+const ACCESS_ENTITIES = ['user', 'role', 'permission', 'menu_item', 'role_menu']
+
+/** An entity's permissions, written out: its five and one per action; a line entity has none (its document's hold). */
+const permissionsOf = (e: Entity<string, Fields>) => (e.isLine ? [] : [...Object.values(e.permissions), ...Object.values(e.actions).map((a) => a.permission)])
+
+function rolePermissions(entities: Registry, reports: readonly Report[]): Record<'USER' | 'STAFF' | 'ADMIN', ReadonlySet<string>> {
+  const all = [...entities.flatMap(permissionsOf), ...reports.map((r) => r.permission)]
+  const access = new Set(entities.filter((e) => ACCESS_ENTITIES.includes(e.name)).flatMap(permissionsOf))
+  return { USER: new Set(), STAFF: new Set(all.filter((p) => !access.has(p))), ADMIN: new Set(all) }
+}
+
+const CALLERS = ['no token', 'forged signature', 'alg none', 'expired', 'USER', 'STAFF', 'ADMIN'] as const
+type Caller = (typeof CALLERS)[number]
+
+const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
+const now = () => Math.floor(Date.now() / 1000)
+
+export function permissionMatrix(t: { readonly current: TestApp }, entities: Registry, reports: readonly Report[]): void {
+  const expectations = withHead([...registryExpectations(entities, reports), ...bespokeExpectations(entities)])
+  const ROLE_PERMISSIONS = rolePermissions(entities, reports)
+  const expectedStatus = (access: Access, caller: Caller): 'allowed' | 401 | 403 => {
+    if (access.kind === 'public') return 'allowed'
+    if (caller === 'no token' || caller === 'forged signature' || caller === 'alg none' || caller === 'expired') return 401
+    if (access.kind === 'signed-in') return 'allowed'
+    return access.anyOf.some((p) => ROLE_PERMISSIONS[caller].has(p)) ? 'allowed' : 403
+  }
+  const headers: Partial<Record<Caller, Record<string, string>>> = {}
+
+  beforeAll(async () => {
+    const userWithRole = async (role: string) => {
+      const id = await t.current.createUser({ email: `${role.toLowerCase()}-matrix-${t.current.kind}@example.com` })
+      await sql`update "user" set role = (select id from role where name = ${role}) where id = ${id}`.execute(t.current.db)
+      return id
+    }
+    const userId = await userWithRole('USER')
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+    headers['no token'] = {}
+    headers['forged signature'] = bearer(await signToken('another-secret-of-at-least-thirty-two-chars', userId))
+    headers['alg none'] = bearer(`${b64({ alg: 'none', typ: 'JWT' })}.${b64({ token_type: 'access', user_id: userId, exp: now() + 3600 })}.`)
+    headers.expired = bearer(
+      await new SignJWT({ token_type: 'access', user_id: userId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(now() - 7200)
+        .setExpirationTime(now() - 3600)
+        .sign(new TextEncoder().encode(JWT_SECRET)),
+    )
+    headers.USER = bearer(await signToken(JWT_SECRET, userId))
+    headers.STAFF = bearer(await signToken(JWT_SECRET, await userWithRole('STAFF')))
+    headers.ADMIN = bearer(await signToken(JWT_SECRET, await userWithRole('ADMIN')))
+  })
+
+  it('has an expected outcome for every registered route, and a registered route for every expectation', () => {
+    const registered = new Set(t.current.app.routeTable.map(keyOf))
+    const expected = new Set(expectations.map(keyOf))
+    expect([...registered].filter((k) => !expected.has(k)), 'routes without an expectation').toEqual([])
+    expect([...expected].filter((k) => !registered.has(k)), 'expectations without a route').toEqual([])
+    expect(expected.size).toBe(expectations.length)
+  })
+
+  it('gives the built-in roles the permissions the matrix expects', async () => {
+    for (const role of ['USER', 'STAFF', 'ADMIN'] as const) {
+      const r = await sql<{ name: string }>`
+        select p.name from role_permissions rp join permission p on p.id = rp.target_id
+        join role r on r.id = rp.owner_id where r.name = ${role}`.execute(t.current.db)
+      expect(new Set(r.rows.map((x) => x.name)), role).toEqual(ROLE_PERMISSIONS[role])
+    }
+  })
+
+  for (const x of expectations) {
+    const outcome = CALLERS.map((c) => `${c} ${expectedStatus(x.access, c)}`).join(', ')
+    it(`${x.method} ${x.url}: ${outcome}`, async () => {
+      const url = x.url === '*' ? '/api/anything' : x.url.replace(/:\w+/g, '999999999').replace(/\*$/, 'nothing-here.png')
+      const hasBody = !['GET', 'HEAD', 'DELETE'].includes(x.method) || url.endsWith('delete_multiple/')
+      for (const caller of CALLERS) {
+        const res = await t.current.app.inject({ method: x.method as 'GET', url, headers: headers[caller], ...(hasBody ? { payload: {} } : {}) })
+        const want = expectedStatus(x.access, caller)
+        const what = `${x.method} ${url} as ${caller}: ${res.statusCode} ${res.body.slice(0, 200)}`
+        if (want === 'allowed') {
+          expect([401, 403], what).not.toContain(res.statusCode)
+          expect(res.statusCode, what).toBeLessThan(500)
+        } else {
+          expect(res.statusCode, what).toBe(want)
+          if (x.method !== 'HEAD') expect(JSON.parse(res.body), what).toEqual(expect.objectContaining({ detail: expect.any(String) }))
+        }
+      }
+    })
+  }
+}

@@ -1,0 +1,122 @@
+import { entities } from '../../schema'
+import type { Catalogue } from '../../schema/check'
+import { defineEntity, defineReport, f, money, rules } from '../../schema/kit'
+
+/**
+ * Entities and a report defined at run time, as an author would add them to schema/: a
+ * document with lines (an order of gadgets), two custom actions, a row scope and a report.
+ * Server tests (tests/server/documents.test.ts) and browser tests build their app from
+ * these to prove that every derived piece appears with no other change.
+ *
+ * Labels reuse keys the catalogues have where they can; the rest are added to the loaded
+ * catalogues for the duration of a test (`withCatalogue`), as an author adds them to the
+ * locale files.
+ */
+export const gadgetOrderLine = defineEntity({
+  name: 'gadget_order_line',
+  module: 'test',
+  lineOf: 'gadget_order',
+  labelField: 'gadget',
+  fields: {
+    gadget: f.ref('city', { required: true, label: 'field.district' }),
+    quantity: f.integer({ required: true, min: 1, label: 'field.serial_number' }),
+    unit_price: f.money({ required: true, label: 'field.currency_code' }),
+    // Worked out by the engine (and live in the form); what a client sends is ignored.
+    total_price: f.money({ compute: (line) => money.multiply(line.unit_price as string, line.quantity as number), label: 'field.grade' }),
+    note: f.text({ max: 100, label: 'field.details' }),
+  },
+  rules: [{ field: 'note', message: 'validation.invalid', check: (line) => line.note !== 'not allowed' }],
+})
+
+export const gadgetOrder = defineEntity({
+  name: 'gadget_order',
+  module: 'test',
+  listKey: 'gadget_orders',
+  labelField: 'number',
+  route: { area: 'gadgetOrder-management', list: 'gadgetOrders' },
+  nav: { group: 'settings', icon: 'receipt', order: 50 },
+  fields: {
+    // Given by a hook before validation (a document number), as accounting will give invoice numbers.
+    number: f.text({ max: 20, required: true, search: true, unique: true, label: 'field.name' }),
+    customer_email: f.email({ search: true, label: 'field.email' }),
+    status: f.choice(['draft', 'confirmed', 'cancelled'], { default: 'draft', label: 'field.type' }),
+    items: f.lines(gadgetOrderLine, { min: 1, label: 'field.menu_items' }),
+    total: f.money({ compute: (order) => money.sum(((order.items as Array<Record<string, string>> | null) ?? []).map((l) => l.total_price)), label: 'field.basic_money' }),
+    line_count: f.integer({ compute: (order) => (order.items as unknown[] | null)?.length ?? 0, label: 'field.item_count' }),
+    summary: f.text({ virtual: true, compute: (order) => `${String(order.number)} (${String(order.status)})`, label: 'field.short_desc' }),
+    note: f.text({ max: 200, label: 'field.full_desc' }),
+  },
+  listColumns: ['number', 'customer_email', 'status', 'line_count', 'total', 'summary'],
+  rules: [rules.distinct('items', 'gadget', 'validation.duplicate_line')],
+  actions: {
+    confirm: { confirm: true, isAvailable: (order) => order.status === 'draft' },
+    cancel: { input: { reason: f.text({ required: true, max: 200, label: 'field.details' }) }, tone: 'danger', aliases: ['cancel_order'], isAvailable: (order) => order.status !== 'cancelled' },
+  },
+})
+
+/** Memos a non-admin sees only when they wrote them: a row scope. */
+export const memo = defineEntity({
+  name: 'memo',
+  module: 'test',
+  listKey: 'memos',
+  route: { area: 'memo-management', list: 'memos' },
+  fields: { name: f.text({ max: 50, required: true, search: true }) },
+  scope: (caller) => (caller.isAdmin ? null : { created_by: caller.id }),
+})
+
+export const gadgetSales = defineReport({
+  name: 'gadget_sales',
+  module: 'test',
+  route: 'gadget-sales',
+  params: {
+    status: f.choice(['draft', 'confirmed', 'cancelled'], { label: 'field.type' }),
+    date_after: f.date({ label: 'field.emp_join_date' }),
+    date_before: f.date({ label: 'field.marriage_date' }),
+  },
+  columns: {
+    gadget: f.text({ label: 'field.district' }),
+    orders: f.integer({ label: 'field.serial_number' }),
+    quantity: f.integer({ label: 'field.item_count' }),
+    amount: f.money({ label: 'field.basic_money' }),
+  },
+  totals: ['orders', 'quantity', 'amount'],
+  ordering: ['-amount', 'gadget'],
+  rules: [rules.notAfter('date_after', 'date_before', 'validation.date')],
+  nav: { group: 'reports', icon: 'assessment', order: 1 },
+})
+
+export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, memo]
+export const throwawayReports = [gadgetSales]
+
+/** The labels an author adds with these: entity, action and report names, and the status options. */
+export const throwawayCatalogue: Record<string, Catalogue> = {
+  entity: {
+    gadget_order: { one: 'Gadget order', other: 'Gadget orders' },
+    gadget_order_line: { one: 'Gadget order line', other: 'Gadget order lines' },
+    memo: { one: 'Memo', other: 'Memos' },
+  },
+  option: { draft: 'Draft', confirmed: 'Confirmed', cancelled: 'Cancelled' },
+  action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order' },
+  report: { gadget_sales: 'Gadget sales' },
+}
+
+type Mutable = Record<string, Record<string, Record<string, unknown>>>
+
+/** Adds the throwaway labels to loaded catalogues (every language gets the English ones); returns the undo. */
+export function addThrowawayLabels(catalogues: Record<string, unknown>): () => void {
+  const target = catalogues as unknown as Mutable
+  const before = new Map<string, Record<string, unknown>>()
+  for (const lang of Object.keys(target)) {
+    for (const [section, values] of Object.entries(throwawayCatalogue)) {
+      const key = `${lang}.${section}`
+      before.set(key, target[lang]![section] ?? {})
+      target[lang]![section] = { ...(target[lang]![section] ?? {}), ...(values as object) }
+    }
+  }
+  return () => {
+    for (const [key, value] of before) {
+      const [lang, section] = key.split('.') as [string, string]
+      target[lang]![section] = value
+    }
+  }
+}
