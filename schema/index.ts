@@ -19,6 +19,8 @@ import { menuItem } from './entities/identity/menu-item'
 import { roleMenu } from './entities/identity/role-menu'
 import { generalSetting } from './entities/settings/general-setting'
 import { homepageSlider } from './entities/settings/homepage-slider'
+import { changeLog } from './reports/change-log'
+import { staffCosts } from './reports/staff-costs'
 
 export const registry = {
   country,
@@ -66,7 +68,10 @@ export function withLineEntities(list: readonly Entity<string, Fields>[]): Entit
 export const entities: readonly Entity<string, Fields>[] = withLineEntities(Object.values(registry))
 
 /** The registry's reports (schema/reports/); their rows come from the domain modules. */
-export const reportRegistry = {} as const
+export const reportRegistry = {
+  staff_costs: staffCosts,
+  change_log: changeLog,
+} as const
 
 export const reports: readonly Report[] = Object.values(reportRegistry)
 

@@ -58,6 +58,8 @@ export interface Rule {
   /** i18n key of the message (`validation.…`). */
   readonly message: `validation.${string}`
   readonly check: (values: ComputeInput, context: RuleContext) => boolean
+  /** The fields the rule reads: it is judged once they are valid. Default: every field. */
+  readonly fields?: readonly string[]
   /** Parameters of the message, from the values (the difference of two totals…). */
   readonly params?: (values: ComputeInput) => Record<string, string | number>
 }

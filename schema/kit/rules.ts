@@ -16,13 +16,14 @@ export function sameAs(field: string, other: string, message: `validation.${stri
   return {
     field,
     message,
+    fields: [field, other],
     check: (values, { input }) => !Object.hasOwn(input, field) || (values[field] ?? null) === (values[other] ?? null),
   }
 }
 
 /** Exactly one of the fields has a value ("either a head group or a head primary group, but not both"). */
 export function exactlyOne(fields: readonly [string, string, ...string[]], message: `validation.${string}`): Rule {
-  return { field: fields[0], message, check: (values) => fields.filter((f) => isSet(values[f])).length === 1 }
+  return { field: fields[0], message, fields, check: (values) => fields.filter((f) => isSet(values[f])).length === 1 }
 }
 
 const lineAmounts = (values: ComputeInput, lines: string, field: string): Amount[] =>
@@ -34,6 +35,7 @@ export function balanced(lines: string, debit: string, credit: string, message: 
   return {
     field: lines,
     message,
+    fields: [lines],
     check: (values) => {
       const t = totals(values)
       return toMinor(t.debit) === toMinor(t.credit)
@@ -48,7 +50,7 @@ export function balanced(lines: string, debit: string, credit: string, message: 
 
 /** `from` is not after `to` (dates as YYYY-MM-DD compare as text). */
 export function notAfter(from: string, to: string, message: `validation.${string}`): Rule {
-  return { field: to, message, check: (values) => !isSet(values[from]) || !isSet(values[to]) || String(values[from]) <= String(values[to]) }
+  return { field: to, message, fields: [from, to], check: (values) => !isSet(values[from]) || !isSet(values[to]) || String(values[from]) <= String(values[to]) }
 }
 
 /** No two lines carry the same value of `field` (a role's menu holds an item once). */
@@ -56,6 +58,7 @@ export function distinct(lines: string, field: string, message: `validation.${st
   return {
     field: lines,
     message,
+    fields: [lines],
     check: (values) => {
       const seen = ((values[lines] as ReadonlyArray<Record<string, unknown>> | null) ?? []).map((line) => line[field])
       return new Set(seen).size === seen.length

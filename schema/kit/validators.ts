@@ -246,14 +246,21 @@ export type RecordIssue = z.core.$ZodIssue
 
 export type RecordResult = { success: true; data: Record<string, unknown> } | { success: false; issues: RecordIssue[] }
 
-/** The entity's rules (and each line's) over valid values, as issues at the rule's field. */
-function ruleIssues(entity: RecordShape, values: Record<string, unknown>, context: RuleContext, prefix: readonly PropertyKey[] = []): RecordIssue[] {
+/**
+ * The entity's rules (and each line's) as issues at the rule's field. A rule runs when the
+ * fields it reads are valid (`fields`; all of them when it does not say), so that a
+ * mismatched confirmation is told at once, not after every other field is fixed.
+ */
+function ruleIssues(entity: RecordShape, values: Record<string, unknown>, context: RuleContext, prefix: readonly PropertyKey[] = [], invalid: ReadonlySet<string> = new Set()): RecordIssue[] {
   const issues: RecordIssue[] = []
   for (const rule of entity.rules) {
+    const reads = rule.fields ?? entity.fieldNames
+    if (reads.some((f) => invalid.has(f))) continue
     if (rule.check(values, context)) continue
     issues.push({ code: 'custom', path: [...prefix, rule.field], message: rule.message, params: rule.params?.(values), input: values[rule.field] })
   }
   for (const name of entity.linesFieldNames) {
+    if (invalid.has(name)) continue
     const line = entity.fields[name]!.lines!.entity
     const rows = (values[name] as Array<Record<string, unknown>> | null) ?? []
     const given = context.input[name]
@@ -271,10 +278,20 @@ function ruleIssues(entity: RecordShape, values: Record<string, unknown>, contex
  * this, so a record is accepted or refused alike in both.
  */
 export function validateRecordInput(entity: RecordShape, input: Record<string, unknown>, mode: SchemaMode = 'create'): RecordResult {
-  const parsed = schemaOf(entity, mode).safeParse(input)
-  if (!parsed.success) return { success: false, issues: parsed.error.issues }
-  const issues = ruleIssues(entity, parsed.data, { mode, input })
-  return issues.length > 0 ? { success: false, issues } : { success: true, data: parsed.data }
+  // Field by field (the record's object has no rule of its own): what is valid is known even when something is not.
+  const data: Record<string, unknown> = {}
+  const issues: RecordIssue[] = []
+  const invalid = new Set<string>()
+  for (const [name, validator] of Object.entries(shapeOf(entity, mode))) {
+    const parsed = validator.safeParse(input[name])
+    if (parsed.success) data[name] = parsed.data
+    else {
+      invalid.add(name)
+      issues.push(...parsed.error.issues.map((issue) => ({ ...issue, path: [name, ...issue.path] })))
+    }
+  }
+  issues.push(...ruleIssues(entity, data, { mode, input }, [], invalid))
+  return issues.length > 0 ? { success: false, issues } : { success: true, data }
 }
 
 /**

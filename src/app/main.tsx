@@ -17,6 +17,7 @@ async function boot(): Promise<void> {
     entities: null,
     // The registry (and zod with it) loads with the first screen that needs it, not with /login.
     loadEntities: () => import('../../schema').then((m) => m.entities),
+    loadReports: () => import('../../schema').then((m) => m.reports),
   })
   await initI18n()
   root.render(

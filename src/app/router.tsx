@@ -11,6 +11,7 @@ import {
 } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { session } from '../auth/session'
+import type { Report } from '../../schema/kit/report'
 import type { AnyEntity } from '../engine/entity-api'
 import { PageSpinner } from '../engine/ui/PageSpinner'
 import { RootLayout } from './RootLayout'
@@ -28,6 +29,8 @@ import type { BuildSignedInRoutes } from './signed-in-routes'
  */
 export type RouteTreeOptions = {
   entities: readonly AnyEntity[] | null
+  /** The registry's reports, each with its screen; none when absent. */
+  reports?: readonly Report[]
   /** Builds the signed-in part; needed when `entities` is given. */
   signedInRoutes?: BuildSignedInRoutes
   /** The cache of the signed-in screens; the app's shared one when absent. */
@@ -43,7 +46,7 @@ function hrefOf(location: ParsedLocation): string {
   return `${location.pathname}${location.searchStr}${location.hash ? `#${location.hash}` : ''}`
 }
 
-export function buildRouteTree({ entities, signedInRoutes, loadAllRoutes, queryClient }: RouteTreeOptions): AnyRoute {
+export function buildRouteTree({ entities, reports = [], signedInRoutes, loadAllRoutes, queryClient }: RouteTreeOptions): AnyRoute {
   const rootRoute = createRootRoute({
     component: RootLayout,
     notFoundComponent: function NotFound() {
@@ -88,7 +91,7 @@ export function buildRouteTree({ entities, signedInRoutes, loadAllRoutes, queryC
     return rootRoute.addChildren([loginRoute, indexRoute, error404Route, catchAll])
   }
   if (!signedInRoutes) throw new Error('buildRouteTree: an entity list needs the signedInRoutes builder')
-  return rootRoute.addChildren([loginRoute, indexRoute, error404Route, ...signedInRoutes({ rootRoute, entities, queryClient })])
+  return rootRoute.addChildren([loginRoute, indexRoute, error404Route, ...signedInRoutes({ rootRoute, entities, reports, queryClient })])
 }
 
 /** Any URL no route matches goes to the error page (spec §2). */
@@ -100,27 +103,31 @@ export type CreateAppRouterOptions = {
   /** The registry's entities, or null to start with the public routes and load them on demand. */
   entities: readonly AnyEntity[] | null
   loadEntities?: () => Promise<readonly AnyEntity[]>
+  /** The registry's reports (with `entities`), or their loader (with `loadEntities`); none when both are absent. */
+  reports?: readonly Report[]
+  loadReports?: () => Promise<readonly Report[]>
   /** The signed-in routes builder; loaded with the entities when absent. */
   signedInRoutes?: BuildSignedInRoutes
   history?: RouterHistory
   queryClient?: QueryClient
 }
 
-export function createAppRouter({ entities, loadEntities, signedInRoutes, history, queryClient }: CreateAppRouterOptions) {
+export function createAppRouter({ entities, loadEntities, reports, loadReports, signedInRoutes, history, queryClient }: CreateAppRouterOptions) {
   let loading: Promise<void> | undefined
   const loadAllRoutes = () => {
     loading ??= (async () => {
       if (!loadEntities) throw new Error('No entity loader configured')
-      const [all, build] = await Promise.all([
+      const [all, allReports, build] = await Promise.all([
         loadEntities(),
+        loadReports?.() ?? reports ?? [],
         signedInRoutes ?? import('./signed-in-routes').then((m) => m.buildSignedInRoutes),
       ])
-      router.update({ ...router.options, routeTree: buildRouteTree({ entities: all, signedInRoutes: build, queryClient }) })
+      router.update({ ...router.options, routeTree: buildRouteTree({ entities: all, reports: allReports, signedInRoutes: build, queryClient }) })
     })()
     return loading
   }
   const router = createRouter({
-    routeTree: buildRouteTree({ entities, signedInRoutes, loadAllRoutes, queryClient }),
+    routeTree: buildRouteTree({ entities, reports, signedInRoutes, loadAllRoutes, queryClient }),
     history,
     defaultPreload: 'intent',
     defaultPendingComponent: PageSpinner,

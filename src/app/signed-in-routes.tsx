@@ -3,7 +3,9 @@ import type { QueryClient } from '@tanstack/react-query'
 import { meets, screenRequirement, type Requirement } from '../auth/access'
 import { session } from '../auth/session'
 import type { AnyEntity } from '../engine/entity-api'
-import { EntitiesProvider } from '../engine/entities-context'
+import type { Report } from '../../schema/kit/report'
+import { EntitiesProvider, ReportsProvider } from '../engine/entities-context'
+import { reportSearchOf } from '../engine/report/report-search'
 import type { EntityScreens, ScreenMap } from '../engine/form/extension'
 import { notify } from '../engine/ui/notifications'
 import { loadNamespaces } from '../i18n'
@@ -15,6 +17,7 @@ import { paths } from './paths'
  * the register screen. Every entity gets its list at `ui.listPath`, its form at
  * `ui.formPath/$id/{-$name}` (`new` creates) and the same form at `ui.areaPath/$id`; a
  * module's screen map may put its own list or form there, or extend the generic form.
+ * Every report gets its screen at `ui.path`, for the holders of its permission.
  * Kept out of the entry module: the login screen never needs it.
  *
  * The guard (spec §4, §6): a guest, or a user without a role, goes to /login remembering
@@ -49,6 +52,16 @@ function listComponent(entity: AnyEntity, screens: EntityScreens) {
     (screens.list?.() ?? import('../engine/list/ListScreen').then((m) => m.ListScreen)).then((Screen) => ({
       default: function EntityListRoute() {
         return <Screen entity={entity} />
+      },
+    })),
+  )
+}
+
+function reportComponent(report: Report) {
+  return lazyRouteComponent(() =>
+    import('../engine/report/ReportScreen').then(({ ReportScreen }) => ({
+      default: function ReportRoute() {
+        return <ReportScreen report={report} />
       },
     })),
   )
@@ -98,12 +111,14 @@ export function hrefOf(location: ParsedLocation): string {
 export type SignedInRoutesOptions = {
   rootRoute: AnyRoute
   entities: readonly AnyEntity[]
+  /** The registry's reports: each gets its screen at `ui.path`, for the holders of its permission. */
+  reports?: readonly Report[]
   queryClient?: QueryClient
   /** Modules' own screens by entity name; the app's when absent. */
   screens?: ScreenMap
 }
 
-export function buildSignedInRoutes({ rootRoute, entities, queryClient, screens = appScreens }: SignedInRoutesOptions): AnyRoute[] {
+export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryClient, screens = appScreens }: SignedInRoutesOptions): AnyRoute[] {
   // Everything below needs a session with a role; a guest is sent to /login and comes back after (spec §2, §4).
   const appRoute = createRoute({
     getParentRoute: () => rootRoute,
@@ -123,7 +138,9 @@ export function buildSignedInRoutes({ rootRoute, entities, queryClient, screens 
         default: function AppLayout() {
           return (
             <EntitiesProvider entities={entities}>
-              <Shell queryClient={queryClient} />
+              <ReportsProvider reports={reports}>
+                <Shell queryClient={queryClient} />
+              </ReportsProvider>
             </EntitiesProvider>
           )
         },
@@ -142,7 +159,8 @@ export function buildSignedInRoutes({ rootRoute, entities, queryClient, screens 
     createRoute({ getParentRoute: () => appRoute, path: `${paths.passengerSearch}/$searchText`, beforeLoad: requires({ level: 'staff' }), component: PassengerSearchPage }),
   ]
 
-  const entityRoutes = entities.flatMap((entity) => {
+  // A document's lines have no screens of their own: they are edited in the document's form.
+  const entityRoutes = entities.filter((entity) => !entity.isLine).flatMap((entity) => {
     const entityScreens = screens[entity.name] ?? {}
     const form = formComponent(entity, entityScreens)
     const formGuard = requires((params) => screenRequirement(entity, params.id === 'new' ? 'new' : 'record'))
@@ -152,6 +170,17 @@ export function buildSignedInRoutes({ rootRoute, entities, queryClient, screens 
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form }),
     ]
   })
+
+  // A report's parameters live in its address (a reload or a shared link shows the same report).
+  const reportRoutes = reports.map((report) =>
+    createRoute({
+      getParentRoute: () => appRoute,
+      path: report.ui.path,
+      validateSearch: (search: Record<string, unknown>) => reportSearchOf(report, search),
+      beforeLoad: requires({ permission: report.permission }),
+      component: reportComponent(report),
+    }),
+  )
 
   // Guest-only (spec §2, §6), like /login: a user with a role has an account already.
   const registerRoute = createRoute({
@@ -163,7 +192,7 @@ export function buildSignedInRoutes({ rootRoute, entities, queryClient, screens 
     component: registerComponent(entities),
   })
 
-  return [appRoute.addChildren([...shellRoutes, ...entityRoutes]), registerRoute]
+  return [appRoute.addChildren([...shellRoutes, ...entityRoutes, ...reportRoutes]), registerRoute]
 }
 
 export type BuildSignedInRoutes = typeof buildSignedInRoutes

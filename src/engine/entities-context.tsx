@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react'
+import type { Report } from '../../schema/kit/report'
 import type { AnyEntity } from './entity-api'
 
 /**
@@ -18,4 +19,18 @@ export function useEntities(): readonly AnyEntity[] {
 
 export function useEntity(name: string): AnyEntity | undefined {
   return useContext(EntitiesContext).find((e) => e.name === name)
+}
+
+/**
+ * The reports the router was built from (`defineReport` in the registry), for what lists
+ * them without opening one: the navigation built from the registry, the default shortcuts.
+ */
+const ReportsContext = createContext<readonly Report[]>([])
+
+export function ReportsProvider({ reports, children }: { reports: readonly Report[]; children: ReactNode }) {
+  return <ReportsContext.Provider value={reports}>{children}</ReportsContext.Provider>
+}
+
+export function useReports(): readonly Report[] {
+  return useContext(ReportsContext)
 }

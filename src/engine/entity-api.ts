@@ -24,14 +24,12 @@ function rowsOf(value: unknown): Row[] {
 
 const numberOr = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
 
-/** `search/?<first search field>=text` when there is text, else `all/`; both paged. */
+/** `all/`, paged; with text, `q`: any searchable field contains it, ignoring case and accents. */
 export async function fetchList(entity: AnyEntity, params: ListParams, signal?: AbortSignal): Promise<ListPage> {
   const text = params.search?.trim() ?? ''
-  const searchField = entity.searchFields[0]
-  const isSearch = text !== '' && searchField !== undefined
-  const body = await apiRequest(`${entity.api.base}/${isSearch ? 'search' : 'all'}/`, {
+  const body = await apiRequest(`${entity.api.base}/all/`, {
     searchParams: {
-      ...(isSearch ? { [searchField]: text } : {}),
+      q: text || undefined,
       page: params.page,
       size: params.size,
       ordering: params.ordering || undefined,
@@ -49,13 +47,10 @@ export async function fetchList(entity: AnyEntity, params: ListParams, signal?: 
   }
 }
 
-/** Options for a reference select: `search/?<label field>=text` or the first page. */
+/** Options for a reference select: the first page, or those any searchable field of which matches (`q`). */
 export async function fetchOptions(entity: AnyEntity, text: string, size: number, signal?: AbortSignal): Promise<Row[]> {
   const query = text.trim()
-  const body = await apiRequest(`${entity.api.base}/${query ? 'search' : 'all'}/`, {
-    searchParams: { ...(query ? { [entity.labelField]: query } : {}), page: 1, size },
-    signal,
-  })
+  const body = await apiRequest(`${entity.api.base}/all/`, { searchParams: { q: query || undefined, page: 1, size }, signal })
   return isObject(body) ? rowsOf(body[entity.listKey]) : []
 }
 
@@ -85,8 +80,25 @@ export async function deleteRecords(entity: AnyEntity, ids: readonly number[]): 
   return detailOf(await apiRequest(`${entity.api.base}/delete_multiple/`, { method: 'delete', json: { ids } }))
 }
 
-/** The text shown for a row wherever it is referenced. */
+/** Runs a custom action on a record (`POST …/<action>/{id}`); answers the record as it is after. */
+export async function runEntityAction(entity: AnyEntity, id: number, action: string, input: Record<string, unknown> = {}): Promise<Row> {
+  return (await apiRequest(`${entity.api.base}/${action}/${id}`, { method: 'post', json: input })) as Row
+}
+
+/** The display names a record carries of its references (`{city: 'Dhaka', permissions: {'3': 'CITY_LIST'}}`). */
+export type RecordLabels = Readonly<Record<string, string | Readonly<Record<string, string>>>>
+
+export function labelsOf(row: Record<string, unknown> | null | undefined): RecordLabels {
+  const labels = row?._labels
+  return isObject(labels) ? (labels as RecordLabels) : {}
+}
+
+/** The text shown for a row wherever it is referenced: its label field, or the name of the row it points to. */
 export function labelOf(entity: AnyEntity, row: Record<string, unknown> | undefined): string {
   const value = row?.[entity.labelField]
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : row?.id !== undefined ? `#${String(row.id)}` : ''
+  if (typeof value === 'string' || (typeof value === 'number' && entity.fields[entity.labelField]?.kind !== 'ref')) return String(value)
+  // A label that is a reference (a role's menu is named by its role): the referenced row's name.
+  const named = isObject(value) ? value.name : labelsOf(row)[entity.labelField]
+  if (typeof named === 'string') return named
+  return row?.id !== undefined ? `#${String(row.id)}` : ''
 }

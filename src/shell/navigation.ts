@@ -1,3 +1,5 @@
+import type { NavEntry } from '../../schema/navigation'
+import type { Report } from '../../schema/kit/report'
 import type { AnyEntity } from '../engine/entity-api'
 import type { IconName } from '../engine/ui/icons'
 import { paths } from '../app/paths'
@@ -8,8 +10,8 @@ import { languages } from '../i18n'
  * badge, children, exact, target). It comes from the server's menu for the user's role
  * (`nested_menu_item_by_user_role/`, api-contract §3.4), adapted to this shape and filtered
  * again by the user's permissions; the shell's own pages follow. When the menu cannot be
- * read, the registry gives one: a small grouping table, and a registered entity that no
- * group names appears under "Other".
+ * read, the registry gives one (`registryNavigation` of `navigationEntries`), filtered the
+ * same way.
  *
  * Types: a `group` is a heading over its children; a `collapse` opens and closes its
  * children; an `item` is a route of the app; a `link` is a plain address (`target` may
@@ -32,44 +34,6 @@ export type NavigationItem = {
   target?: string
   /** Roles that see the item; absent = everyone (spec §6). */
   auth?: readonly string[]
-}
-
-export type NavigationGroup = {
-  id: string
-  title: string
-  translate: string
-  icon: IconName
-  entities: readonly { name: string; icon: IconName }[]
-}
-
-export const navigationGroups: readonly NavigationGroup[] = [
-  {
-    id: 'employee-management',
-    title: 'Employee Management',
-    translate: 'nav.employee_management',
-    icon: 'users',
-    entities: [
-      { name: 'department', icon: 'building' },
-      { name: 'designation', icon: 'badge' },
-    ],
-  },
-  {
-    id: 'settings',
-    title: 'Settings',
-    translate: 'nav.settings',
-    icon: 'cog',
-    entities: [
-      { name: 'country', icon: 'globe' },
-      { name: 'city', icon: 'map' },
-      { name: 'thana', icon: 'shield' },
-      { name: 'branch', icon: 'store' },
-      { name: 'customer_type', icon: 'users' },
-    ],
-  },
-]
-
-function entityItem(entity: AnyEntity, icon: IconName): NavigationItem {
-  return { id: entity.name, title: entity.name, translate: `${entity.labelKey}.other`, type: 'item', icon, url: entity.ui.listPath }
 }
 
 /** The shell's own pages, after the modules. */
@@ -109,39 +73,28 @@ export function pageItems(): NavigationItem[] {
   ]
 }
 
-export function buildNavigation(entities: readonly AnyEntity[], groups: readonly NavigationGroup[] = navigationGroups): NavigationItem[] {
-  const byName = new Map(entities.map((e) => [e.name, e]))
-  const placed = new Set<string>()
-  const items: NavigationItem[] = [
-    {
-      id: 'applications',
-      title: 'Applications',
-      translate: 'nav.applications',
-      type: 'group',
-      icon: 'dashboard',
-      children: [
-        {
-          id: 'dashboards',
-          title: 'Dashboards',
-          translate: 'nav.dashboards',
-          type: 'collapse',
-          icon: 'dashboard',
-          children: [{ id: 'dashboards.project', title: 'Project', translate: 'nav.project', type: 'item', icon: 'chart', url: paths.dashboard, exact: true }],
-        },
-      ],
-    },
-  ]
-  for (const group of groups) {
-    const children = group.entities.flatMap(({ name, icon }) => {
-      const entity = byName.get(name)
-      if (!entity) return []
-      placed.add(name)
-      return [entityItem(entity, icon)]
-    })
-    if (children.length > 0) items.push({ id: group.id, title: group.title, translate: group.translate, type: 'group', icon: group.icon, children })
-  }
-  const rest = entities.filter((e) => !placed.has(e.name)).map((e) => entityItem(e, 'folder'))
-  if (rest.length > 0) items.push({ id: 'other', title: 'Other', translate: 'nav.other', type: 'group', icon: 'folder', children: rest })
+/**
+ * The registry's navigation (schema/navigation.ts) in the navigation's shape: its pages
+ * (the dashboard) and groups at the top in their order, each group with its entities'
+ * lists and reports in theirs — what the server seeds the menu with, for when the menu
+ * cannot be read — then the shell's own pages. Ids are the menu ids the server's rows carry (`city`,
+ * `report-staff_costs`), so pinned shortcuts find their item either way.
+ */
+export function registryNavigation(entries: readonly NavEntry[]): NavigationItem[] {
+  const itemOf = (entry: NavEntry): NavigationItem => ({
+    id: entry.menuId,
+    title: entry.label,
+    translate: entry.label,
+    type: entry.type,
+    icon: iconOf(entry.icon, entry.type),
+    ...(entry.url ? { url: entry.url, exact: true } : {}),
+  })
+  const top = entries.filter((e) => e.parent === undefined)
+  const items = top.flatMap((entry): NavigationItem[] => {
+    if (entry.type !== 'group') return [itemOf(entry)]
+    const children = entries.filter((e) => e.parent === entry.key).map(itemOf)
+    return children.length > 0 ? [{ ...itemOf(entry), children }] : []
+  })
   return [...items, ...pageItems()]
 }
 
@@ -196,12 +149,15 @@ export type MenuItemNode = {
   children: MenuItemNode[]
 }
 
-/** The menu rows carry Material icon names (as the original's did); the shell draws its own. */
-const iconOfMaterial: Readonly<Record<string, IconName>> = {
+/**
+ * Menu rows and the registry's `nav` carry Material icon names (as the original's rows
+ * did); the shell draws its own. Every name the registry uses is here (a test checks).
+ */
+export const iconOfMaterial: Readonly<Record<string, IconName>> = {
   dashboard: 'dashboard',
   people: 'users',
-  person: 'users',
-  person_outline: 'users',
+  person: 'user',
+  person_outline: 'user',
   account_circle: 'userCircle',
   manage_accounts: 'users',
   business: 'building',
@@ -209,6 +165,7 @@ const iconOfMaterial: Readonly<Record<string, IconName>> = {
   school: 'book',
   article: 'document',
   description: 'document',
+  receipt: 'receipt',
   menu: 'menu',
   menu_open: 'menu',
   list: 'list',
@@ -218,6 +175,7 @@ const iconOfMaterial: Readonly<Record<string, IconName>> = {
   settings: 'cog',
   tune: 'adjustments',
   category: 'folder',
+  folder: 'folder',
   public: 'globe',
   location_city: 'map',
   local_police: 'shield',
@@ -230,6 +188,14 @@ const iconOfMaterial: Readonly<Record<string, IconName>> = {
   point_of_sale: 'store',
   account_balance: 'building',
   local_shipping: 'map',
+  assessment: 'report',
+  history: 'clock',
+  payments: 'banknotes',
+}
+
+/** An item without a known icon gets a folder; a group may go without. */
+function iconOf(name: string | null | undefined, type: string): IconName | undefined {
+  return (name ? iconOfMaterial[name] : undefined) ?? (type === 'item' ? 'folder' : undefined)
 }
 
 const isNavigationType = (v: unknown): v is NavigationType => v === 'group' || v === 'collapse' || v === 'item' || v === 'link' || v === 'divider'
@@ -244,7 +210,7 @@ export function adaptMenu(nodes: readonly MenuItemNode[]): NavigationItem[] {
       title: node.title || node.translate,
       translate: node.translate || undefined,
       type: node.type,
-      icon: (node.icon && iconOfMaterial[node.icon]) || (node.type === 'item' ? 'folder' : undefined),
+      icon: iconOf(node.icon, node.type),
       url: node.url || undefined,
       exact: node.exact,
     }
@@ -254,6 +220,8 @@ export function adaptMenu(nodes: readonly MenuItemNode[]): NavigationItem[] {
 
 export type NavigationAccess = {
   entities: readonly AnyEntity[]
+  /** The reports with a screen; none when absent. */
+  reports?: readonly Report[]
   can: (permission: string) => boolean
 }
 
@@ -262,19 +230,20 @@ const shellPages: ReadonlySet<string> = new Set([paths.dashboard, paths.example,
 
 /**
  * What the user may open (decisions.md: the role's menu, filtered again by permission):
- * an item that opens a registry list needs that entity's LIST permission; an item whose
- * address is no screen of this app is left out (its module is not built yet); a group or
- * collapse left without children goes too. Links (plain addresses) and dividers stay.
+ * an item that opens a registry list needs that entity's LIST permission, one that opens
+ * a report the report's VIEW permission; an item whose address is no screen of this app
+ * is left out (its module is not built yet); a group or collapse left without children
+ * goes too. Links (plain addresses) and dividers stay.
  */
 export function filterNavigation(items: readonly NavigationItem[], access: NavigationAccess): NavigationItem[] {
-  const listPermission = new Map(access.entities.map((e) => [e.ui.listPath, e.permissions.LIST]))
+  const permissionOf = new Map([...access.entities.map((e) => [e.ui.listPath, e.permissions.LIST] as const), ...(access.reports ?? []).map((r) => [r.ui.path, r.permission] as const)])
   const keep = (item: NavigationItem): NavigationItem | null => {
     if (item.type === 'group' || item.type === 'collapse') {
       const children = (item.children ?? []).map(keep).filter((c): c is NavigationItem => c !== null)
       return children.some((c) => c.type !== 'divider') ? { ...item, children } : null
     }
     if (item.type !== 'item' || !item.url) return item.type === 'link' && !item.url ? null : item
-    const permission = listPermission.get(item.url)
+    const permission = permissionOf.get(item.url)
     if (permission !== undefined) return access.can(permission) ? item : null
     return shellPages.has(item.url) ? item : null
   }

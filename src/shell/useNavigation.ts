@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { useAccess } from '../auth/useAccess'
 import { apiRequest } from '../engine/api'
-import { useEntities } from '../engine/entities-context'
-import { adaptMenu, buildNavigation, filterNavigation, pageItems, type MenuItemNode, type NavigationItem } from './navigation'
+import { navigationEntries } from '../../schema/navigation'
+import { useEntities, useReports } from '../engine/entities-context'
+import { adaptMenu, filterNavigation, pageItems, registryNavigation, type MenuItemNode, type NavigationItem } from './navigation'
 
 /** The sidebar of the caller's role (api-contract §3.4). */
 export const USER_MENU_PATH = '/menu_item/api/v1/menu_item/nested_menu_item_by_user_role/'
@@ -21,10 +22,12 @@ async function fetchUserMenu(signal: AbortSignal): Promise<MenuItemNode[]> {
 /**
  * The signed-in user's navigation: their role's menu filtered by their permissions, then
  * the shell's pages. Nothing but those pages while the menu loads; the registry's
- * navigation (filtered the same way) when the menu cannot be read.
+ * navigation (its entities' and reports' entries, filtered the same way) when the menu
+ * cannot be read.
  */
 export function useNavigation(): NavigationItem[] {
   const entities = useEntities()
+  const reports = useReports()
   const access = useAccess()
   const menu = useQuery({
     queryKey: [...navigationKey, access.user?.id ?? null],
@@ -33,9 +36,9 @@ export function useNavigation(): NavigationItem[] {
   })
   const { data, isError } = menu
   return useMemo(() => {
-    const rights = { entities, can: access.can }
+    const rights = { entities, reports, can: access.can }
     if (data) return [...filterNavigation(adaptMenu(data), rights), ...pageItems()]
-    if (isError) return filterNavigation(buildNavigation(entities), rights)
+    if (isError) return filterNavigation(registryNavigation(navigationEntries(entities, reports)), rights)
     return pageItems()
-  }, [data, isError, entities, access])
+  }, [data, isError, entities, reports, access])
 }

@@ -161,19 +161,19 @@ describe('an admin gives a new user a STAFF-like role', () => {
     await admin.getByRole('button', { name: 'Save' }).click()
     await admin.waitForURL(/\/apps\/roles-management\/roles$/)
 
-    // Its menu: the dashboard, the districts and the police stations.
+    // Its menu — a document whose lines are menu items: the dashboard, the districts and the police stations.
     await admin.goto(`${server.url}/apps/roleMenu-management/roleMenus/new`)
     await admin.getByRole('combobox', { name: /^Role/ }).fill('SHIFT')
     await admin.getByRole('option', { name: 'SHIFT_CLERK' }).click()
-    const tree = admin.getByRole('list', { name: 'Menu Items' })
-    await tree.waitFor()
-    await tree.getByRole('checkbox', { name: /^Dashboards/ }).check()
-    await tree.getByRole('checkbox', { name: /^Districts/ }).check()
-    await tree.getByRole('checkbox', { name: /^Police Stations/ }).check()
-    await expect.poll(() => admin.getByText('3 of', { exact: false }).textContent()).toMatch(/^3 of \d+ ticked$/)
+    for (const [i, item] of ['Dashboards', 'Districts', 'Police Stations'].entries()) {
+      await admin.getByRole('button', { name: 'Add line' }).click()
+      await admin.getByLabel(`Menu Item, line ${i + 1}`).fill(item)
+      await admin.getByRole('option', { name: item, exact: true }).click()
+    }
+    await expect.poll(() => admin.getByTestId('computed-item_count').textContent()).toBe('3')
     await admin.getByRole('button', { name: 'Save' }).click()
     await admin.waitForURL(/\/apps\/roleMenu-management\/roleMenus$/)
-    await expect.poll(() => admin.getByRole('link', { name: 'shift clerk' }).isVisible()).toBe(true)
+    await expect.poll(() => admin.getByRole('cell', { name: 'SHIFT_CLERK', exact: true }).isVisible()).toBe(true)
 
     // A new user with that role.
     await admin.goto(`${server.url}/apps/users-management/userslist/new`)

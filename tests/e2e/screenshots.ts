@@ -138,7 +138,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(outDir, `role-${tag}.png`), fullPage: true })
 
     await page.goto(`${baseUrl}/apps/roleMenu-management/roleMenus/${staffRoleId}/STAFF`)
-    await page.getByTestId('menu-tree').waitFor()
+    await page.getByRole('button', { name: 'Add line' }).waitFor()
     await page.waitForLoadState('networkidle')
     await page.screenshot({ path: join(outDir, `role-menu-${tag}.png`), fullPage: true })
 

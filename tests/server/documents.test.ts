@@ -26,11 +26,15 @@ const testModule: DomainModule = {
   name: 'test',
   hooks: {
     gadget_order: {
-      // A document number, filled in before validation inside the write's transaction.
-      async beforeValidate({ trx, action, input }) {
-        if (action !== 'create' || input.number) return
+      // A default the client may leave out, filled in before the registry judges the order.
+      beforeValidate({ action, input }) {
+        if (action === 'create' && (input.order_date === undefined || input.order_date === '')) input.order_date = new Date().toISOString().slice(0, 10)
+      },
+      // The document number, given inside the write's transaction.
+      async beforeWrite({ trx, action, values }) {
+        if (action !== 'create' || !values) return
         const r = await sql<{ n: string }>`select count(*) as n from gadget_order`.execute(trx)
-        input.number = `GO-${String(Number(r.rows[0]!.n) + 1).padStart(4, '0')}`
+        values.number = `GO-${String(Number(r.rows[0]!.n) + 1).padStart(4, '0')}`
       },
       afterRead({ rows, shape }) {
         for (const row of rows) if (shape === 'record') row.is_read_through_hooks = true
@@ -138,12 +142,13 @@ describeEachDatabase(
     })
 
     describe('lines', () => {
-      it('creates a document with its lines in one request: numbered by a hook, computed values worked out, lines in order with their names', async () => {
+      it('creates a document with its lines in one request: dated and numbered by hooks, computed values worked out, lines in order with their names', async () => {
         const since = await lastAuditId(t.current)
         const res = await t.current.call({ method: 'POST', url: `${ORDERS}/create/`, payload: { customer_email: 'Buyer@Example.com', items: [line(0, 3, '0.1'), line(1, 2, '1250.50')] } })
         expect(res.status, res.raw).toBe(201)
         expect(res.body).toMatchObject({
           number: expect.stringMatching(/^GO-\d{4}$/),
+          order_date: new Date().toISOString().slice(0, 10),
           customer_email: 'buyer@example.com',
           status: 'draft',
           // 3 × 0.10 = 0.30 exactly (0.1 * 3 in floats is 0.30000000000000004); 2 × 1250.50 = 2501.00.

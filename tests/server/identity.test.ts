@@ -423,6 +423,7 @@ describeEachDatabase('identity and access', (t) => {
         { menu_id: 'employee-management', children: ['employee', 'department', 'designation', 'qualification'] },
         { menu_id: 'settings', children: ['customer_type', 'country', 'city', 'thana', 'branch', 'general_setting', 'homepage_slider'] },
         { menu_id: 'user-config', children: ['permission', 'role', 'user', 'role_menu', 'menu_item'] },
+        { menu_id: 'reports', children: ['report-staff_costs', 'report-change_log'] },
       ].map((g) => ({ menu_id: g.menu_id, children: g.children.map((c) => ({ menu_id: c, children: [] })) }))
       expect(shape(tree)).toEqual(expected)
       for (const m of flatten(tree)) expect(Object.keys(m).sort()).toEqual(['children', 'exact', 'icon', 'id', 'menu_id', 'parent', 'position', 'title', 'translate', 'type', 'url'])

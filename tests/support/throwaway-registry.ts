@@ -36,8 +36,10 @@ export const gadgetOrder = defineEntity({
   route: { area: 'gadgetOrder-management', list: 'gadgetOrders' },
   nav: { group: 'settings', icon: 'receipt', order: 50 },
   fields: {
-    // Given by a hook before validation (a document number), as accounting will give invoice numbers.
-    number: f.text({ max: 20, required: true, search: true, unique: true, label: 'field.name' }),
+    // Given by the server when the order is written (a document number, as accounting gives invoice numbers).
+    number: f.text({ max: 20, readOnly: true, search: true, unique: true, label: 'field.name' }),
+    // Today when a client leaves it out: a default filled in before validation.
+    order_date: f.date({ required: true, label: 'field.emp_join_date' }),
     customer_email: f.email({ search: true, label: 'field.email' }),
     status: f.choice(['draft', 'confirmed', 'cancelled'], { default: 'draft', label: 'field.type' }),
     items: f.lines(gadgetOrderLine, { min: 1, label: 'field.menu_items' }),

@@ -61,13 +61,14 @@ describe('generic form (police station)', () => {
     expect(await screen.findByText('Name is required')).toBeInTheDocument()
   })
 
-  it('searches the district through the target’s search/ and posts the chosen id', async () => {
+  it('searches the district by any of its searchable fields (all/?q=) and posts the chosen id', async () => {
     const searched: string[] = []
     let body: unknown
     server.use(
-      http.get(api(`${cityBase}/search/`), ({ request }) => {
+      http.get(api(`${cityBase}/all/`), ({ request }) => {
         const url = new URL(request.url)
-        searched.push(`${url.searchParams.get('name')}|${url.searchParams.get('size')}`)
+        if (!url.searchParams.get('q')) return undefined
+        searched.push(`${url.searchParams.get('q')}|${url.searchParams.get('size')}`)
         return HttpResponse.json(envelope('cities', [{ id: 2, name: 'Chattogram', country: { id: 18, name: 'Bangladesh' } }], 1, 20))
       }),
       http.post(api(`${thanaBase}/create/`), async ({ request }) => {
@@ -115,7 +116,7 @@ describe('generic form (police station)', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('The district is archived.')
   })
 
-  it('edits a record: loads {id}, shows the district’s name, saves with PUT update/{id}', async () => {
+  it('edits a record: loads {id}, shows the district’s name, saves with PUT update/{id} and the version it was read at', async () => {
     let body: unknown
     server.use(
       http.put(api(`${thanaBase}/update/:id`), async ({ request, params }) => {
@@ -130,7 +131,7 @@ describe('generic form (police station)', () => {
     await waitFor(() => expect(districtInput()).toHaveValue('Dhaka'))
     await user.clear(nameInput())
     await user.type(nameInput(), 'Gulshan North{Enter}')
-    await waitFor(() => expect(body).toEqual({ name: 'Gulshan North', bn_name: null, url: null, city: 1 }))
+    await waitFor(() => expect(body).toEqual({ name: 'Gulshan North', bn_name: null, url: null, city: 1, updated_at: gulshan.updated_at }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/apps/thana-management/thanas'))
   })
 

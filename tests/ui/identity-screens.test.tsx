@@ -3,7 +3,6 @@ import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { registry } from '../../schema'
 import { notify, showAlert } from '../../src/engine/ui/notifications'
-import { assignedIds, tickedOf } from '../../src/modules/identity/menu-tree'
 import { groupPermissions } from '../../src/modules/identity/permission-groups'
 import { accessTokenAnswers, adminUser, api, envelope, menuNode, storeSessionOf, validToken } from './support/fixtures'
 import { renderApp } from './support/render-app'
@@ -12,7 +11,7 @@ import { server } from './support/server'
 /**
  * The identity screens (issue 3): users and employees with uniqueness checks as one
  * types and a password confirmation, roles with permissions grouped by entity, role
- * menus ticked in the menu tree, menu items nested, /register, /pages/profile and the
+ * menus as documents with lines, menu items nested, /register, /pages/profile and the
  * Inbox.
  */
 const userBase = registry.user.api.base
@@ -189,65 +188,79 @@ describe('roles', () => {
   })
 })
 
-describe('role menus', () => {
-  const tree = [
-    menuNode(1, { translate: 'nav.dashboards', url: '/apps/dashboards/project' }),
-    menuNode(2, {
-      translate: 'nav.settings',
-      type: 'group',
-      children: [menuNode(3, { translate: 'nav.districts', url: '/apps/city-management/cities' }), menuNode(4, { translate: 'nav.police_stations', url: '/apps/thana-management/thanas' })],
-    }),
-    menuNode(5, { translate: 'nav.user_config', type: 'group', children: [menuNode(6, { translate: 'nav.users', url: '/apps/users-management/userslist' })] }),
+describe('role menus (the generic list and form: a role’s menu is a document whose lines are its items)', () => {
+  const menuItems = [
+    { id: 3, title: 'Districts', translate: 'nav.districts' },
+    { id: 4, title: 'Police Stations', translate: 'nav.police_stations' },
+    { id: 6, title: 'User List', translate: 'nav.users' },
   ]
-  const clerkMenu = [menuNode(2, { translate: 'nav.settings', type: 'group', children: [menuNode(4, { translate: 'nav.police_stations', url: '/apps/thana-management/thanas' })] })]
-
-  it('ticks leaves and saves them with their ancestors', () => {
-    const ticked = tickedOf(tree, clerkMenu)
-    expect([...ticked]).toEqual([4])
-    expect(assignedIds(tree, new Set([...ticked, 1, 6]))).toEqual([1, 2, 4, 5, 6])
+  const menuItemOptions = http.get(api(`${menuBase}/all/`), ({ request }) => {
+    const q = (new URL(request.url).searchParams.get('q') ?? '').toLowerCase()
+    return HttpResponse.json({ menu_items: menuItems.filter((m) => m.title.toLowerCase().includes(q)) })
   })
+  const clerkMenu = {
+    id: 3,
+    role: 3,
+    menu_items: [{ id: 31, menu_item: 4, _labels: { menu_item: 'Police Stations' } }],
+    item_count: 1,
+    created_at: '2026-11-01T10:00:00.000Z',
+    updated_at: '2026-11-02T10:00:00.000Z',
+    created_by: 1,
+    updated_by: 1,
+    _labels: { role: 'CLERK' },
+  }
 
   it('lists one row per role with its item count, and opens the role’s menu', async () => {
-    server.use(http.get(api(`${roleMenuBase}/all/`), () => HttpResponse.json(envelope('role_menus', [{ id: 2, role: 'STAFF', menu_items: [1, 2, 3] }, { id: 3, role: 'CLERK', menu_items: [2, 4] }]))))
-    await renderApp('/apps/roleMenu-management/roleMenus')
-    const row = (await screen.findByRole('link', { name: 'clerk' })).closest('tr')!
-    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', 'clerk', '2', ''])
-    expect(within(row).getByRole('link', { name: 'clerk' })).toHaveAttribute('href', '/apps/roleMenu-management/roleMenus/3/CLERK')
+    server.use(http.get(api(`${roleMenuBase}/all/`), () => HttpResponse.json(envelope('role_menus', [{ id: 2, role: 'STAFF', item_count: 3 }, { id: 3, role: 'CLERK', item_count: 2 }]))))
+    const { user, router } = await renderApp('/apps/roleMenu-management/roleMenus')
+    const row = (await screen.findByText('CLERK')).closest('tr')!
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['', '2', 'CLERK', '2', ''])
+    server.use(menuItemOptions, roleOptions, http.get(api(`${roleMenuBase}/3`), () => HttpResponse.json(clerkMenu)))
+    await user.click(within(row).getByText('CLERK'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/roleMenu-management/roleMenus/3/CLERK'))
   })
 
-  it('prefills the tree from the role’s menu and saves with create/ {role, menu_items}', async () => {
-    let body: unknown
+  it('edits a role’s menu items as lines, named without a request each, and saves them with their ids', async () => {
+    let body: Record<string, unknown> | undefined
     const asked: string[] = []
     server.use(
       roleOptions,
-      http.get(api(`${roleBase}/3`), () => HttpResponse.json({ id: 3, name: 'CLERK', permissions: [] })),
-      http.get(api(`${menuBase}/nested_menu_item_without_pagination/all/`), () => HttpResponse.json({ menu_items: tree })),
-      http.get(api(`${menuBase}/nested_menu_item_by_role_id/:role`), ({ params }) => (asked.push(String(params.role)), HttpResponse.json({ menu_items: clerkMenu }))),
-      http.post(api(`${roleMenuBase}/create/`), async ({ request }) => ((body = await request.json()), HttpResponse.json({ role_menus: [], detail: 'RoleMenus for CLERK created successfully' }, { status: 201 }))),
+      menuItemOptions,
+      http.get(api(`${roleMenuBase}/3`), () => HttpResponse.json(clerkMenu)),
+      http.get(api(`${roleBase}/:id`), ({ params }) => (asked.push(`role ${String(params.id)}`), HttpResponse.json({ id: 3, name: 'CLERK', permissions: [] }))),
+      http.get(api(`${menuBase}/:id`), ({ params }) => (/^\d+$/.test(String(params.id)) ? (asked.push(`menu item ${String(params.id)}`), HttpResponse.json(menuItems[0])) : undefined)),
+      http.put(api(`${roleMenuBase}/update/3`), async ({ request }) => ((body = (await request.json()) as Record<string, unknown>), HttpResponse.json(clerkMenu))),
       http.get(api(`${roleMenuBase}/all/`), () => HttpResponse.json(envelope('role_menus', []))),
     )
-    const { user, router } = await renderApp('/apps/roleMenu-management/roleMenus/3/CLERK')
-    const treeView = await screen.findByRole('list', { name: 'Menu Items' })
-    expect(asked).toEqual(['3'])
-    expect(within(treeView).getByRole('checkbox', { name: /Police Stations/ })).toBeChecked()
-    expect(within(treeView).getByRole('checkbox', { name: /Districts/ })).not.toBeChecked()
-    expect(within(treeView).getByRole('checkbox', { name: /^Settings/ })).toHaveProperty('indeterminate', true)
-    expect(screen.getByText('1 of 4 ticked')).toBeInTheDocument()
+    const { user } = await renderApp('/apps/roleMenu-management/roleMenus/3/CLERK')
+    expect(await screen.findByDisplayValue('CLERK')).toBeInTheDocument()
+    expect(screen.getByDisplayValue('Police Stations')).toBeInTheDocument()
+    expect(asked).toEqual([])
+    expect(screen.getByTestId('computed-item_count')).toHaveTextContent('1')
 
-    await user.click(within(treeView).getByRole('checkbox', { name: /^User Config/ }))
-    await user.click(within(treeView).getByRole('checkbox', { name: /Dashboards/ }))
+    await user.click(screen.getByRole('button', { name: 'Add line' }))
+    const second = screen.getByLabelText('Menu Item, line 2')
+    await user.type(second, 'distr')
+    await user.click(await screen.findByRole('option', { name: 'Districts' }))
+    expect(screen.getByTestId('computed-item_count')).toHaveTextContent('2')
+    await user.click(screen.getByRole('button', { name: 'Move line 2 up' }))
     await user.click(screen.getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(body).toEqual({ role: 3, menu_items: [1, 2, 4, 5, 6] }))
-    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/roleMenu-management/roleMenus'))
-    expect(await screen.findByText('RoleMenus for CLERK created successfully')).toBeInTheDocument()
+    await waitFor(() => expect(body).toBeDefined())
+    expect(body).toEqual({ role: 3, menu_items: [{ menu_item: 3 }, { id: 31, menu_item: 4 }], updated_at: clerkMenu.updated_at })
   })
 
-  it('asks for a role before saving ("Role is required")', async () => {
-    server.use(roleOptions, http.get(api(`${menuBase}/nested_menu_item_without_pagination/all/`), () => HttpResponse.json({ menu_items: tree })))
+  it('asks for a role, and refuses the same item twice, before saving', async () => {
+    server.use(roleOptions, menuItemOptions)
     const { user } = await renderApp('/apps/roleMenu-management/roleMenus/new')
-    await screen.findByRole('list', { name: 'Menu Items' })
+    await screen.findByRole('heading', { name: 'New Role Menu' })
+    for (const line of [1, 2]) {
+      await user.click(screen.getByRole('button', { name: 'Add line' }))
+      await user.type(screen.getByLabelText(`Menu Item, line ${line}`), 'police')
+      await user.click(await screen.findByRole('option', { name: 'Police Stations' }))
+    }
     await user.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Role is required')).toBeInTheDocument()
+    expect(screen.getByText('Two lines are the same: keep each only once.')).toBeInTheDocument()
   })
 })
 

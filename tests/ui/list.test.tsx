@@ -15,7 +15,7 @@ function listHandlers(total = thanaRows.length) {
     calls.push(url)
     const page = Number(url.searchParams.get('page') ?? 1)
     const size = Number(url.searchParams.get('size') ?? 10)
-    const text = url.searchParams.get('name')?.toLowerCase()
+    const text = url.searchParams.get('q')?.toLowerCase()
     const rows = text ? thanaRows.filter((r) => r.name.toLowerCase().includes(text)) : thanaRows
     return HttpResponse.json(envelope('thanas', rows, page, size, text ? rows.length : total))
   }
@@ -45,17 +45,18 @@ describe('generic list (police stations)', () => {
     expect(calls[0]!.searchParams.get('size')).toBe('30')
   })
 
-  it('searches through search/?name= after the user stops typing', async () => {
+  it('searches every searchable field through all/?q= after the user stops typing', async () => {
     const calls = listHandlers()
     const { user } = await renderApp(listPath)
     await screen.findByText('Gulshan')
     await user.type(screen.getByRole('searchbox', { name: 'Search Police Stations' }), 'kot')
     await waitFor(() => expect(screen.queryByText('Gulshan')).not.toBeInTheDocument())
     expect(screen.getByText('Kotwali')).toBeInTheDocument()
-    const searches = calls.filter((u) => u.pathname.endsWith('/search/'))
+    const searches = calls.filter((u) => u.searchParams.has('q'))
     // Debounced: one request for the whole word, not one per key.
     expect(searches).toHaveLength(1)
-    expect(searches[0]!.searchParams.get('name')).toBe('kot')
+    expect(searches[0]!.pathname).toBe('/thana/api/v1/thana/all/')
+    expect(searches[0]!.searchParams.get('q')).toBe('kot')
     expect(searches[0]!.searchParams.get('page')).toBe('1')
   })
 

@@ -1,13 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { entities } from '../../schema'
+import { entities, registry, reports } from '../../schema'
+import { navigationEntries } from '../../schema/navigation'
 import { defineEntity, f } from '../../schema/kit'
 import { createMemoryHistory } from '@tanstack/react-router'
 import { createAppRouter } from '../../src/app/router'
 import { buildSignedInRoutes } from '../../src/app/signed-in-routes'
 import { changeLanguage, i18n } from '../../src/i18n'
-import { buildNavigation, type NavigationItem } from '../../src/shell/navigation'
+import { registryNavigation, type NavigationItem } from '../../src/shell/navigation'
 import { api, cityHandlers, envelope, menuNode, registryMenu, storeSession, userMenuAnswers } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
@@ -46,7 +47,7 @@ describe('routes and screens come from the entity list', () => {
   it('gives every entity a list, a form and an area form route', () => {
     const router = createAppRouter({ entities: withGadget, signedInRoutes: buildSignedInRoutes, history: createMemoryHistory() })
     const paths = Object.keys(router.routesByPath)
-    for (const entity of withGadget) {
+    for (const entity of withGadget.filter((e) => !e.isLine)) {
       expect(paths).toContain(entity.ui.listPath)
       expect(paths).toContain(`${entity.ui.formPath}/$id/{-$name}`)
       expect(paths).toContain(`${entity.ui.areaPath}/$id`)
@@ -100,18 +101,23 @@ describe('routes and screens come from the entity list', () => {
 })
 
 describe('navigation', () => {
-  it('groups the registry’s entities as the spec does, with translated labels', () => {
-    const items = buildNavigation(entities)
-    expect(items.map((i) => i.id).slice(0, 3)).toEqual(['applications', 'employee-management', 'settings'])
-    expect(items.slice(-2).map((i) => i.id)).toEqual(['divider-pages', 'pages'])
-    expect(items[0]!.children![0]).toMatchObject({ id: 'dashboards', type: 'collapse', children: [{ type: 'item', url: '/apps/dashboards/project' }] })
-    expect(items[1]!.children!.map((c) => c.url)).toEqual(expect.arrayContaining(['/apps/department-management/departments', '/apps/designation-management/designations']))
+  it('groups the registry’s entities and reports as its navigation declares, then the shell’s pages', () => {
+    const items = registryNavigation(navigationEntries(entities, reports))
+    expect(items.map((i) => i.id)).toEqual(['dashboards', 'employee-management', 'settings', 'user-config', 'reports', 'divider-pages', 'pages'])
+    expect(items[0]).toMatchObject({ type: 'item', url: '/apps/dashboards/project', translate: 'nav.dashboards', icon: 'dashboard' })
+    expect(items[1]!.children!.map((c) => c.url)).toEqual([registry.employee, registry.department, registry.designation, registry.qualification].map((e) => e.ui.listPath))
     expect(items[2]!.children!.map((c) => c.translate)).toEqual([
-      'entity.country.other',
-      'entity.city.other',
-      'entity.thana.other',
-      'entity.branch.other',
-      'entity.customer_type.other',
+      'nav.customer_types',
+      'nav.countries',
+      'nav.districts',
+      'nav.police_stations',
+      'nav.branches',
+      'nav.site_settings',
+      'nav.slider_settings',
+    ])
+    expect(items[4]!.children).toEqual([
+      expect.objectContaining({ id: 'report-staff_costs', translate: 'report.staff_costs', url: '/apps/report-management/staff-cost-reports', icon: 'banknotes' }),
+      expect.objectContaining({ id: 'report-change_log', translate: 'report.change_log', url: '/apps/report-management/change-log-reports', icon: 'clock' }),
     ])
     const all = (list: readonly NavigationItem[]): NavigationItem[] => list.flatMap((i) => [i, ...all(i.children ?? [])])
     for (const item of all(items)) {

@@ -6,6 +6,7 @@ import { syncNavigation } from './menu'
 import { registerMenuRoutes } from './menu-routes'
 import { permissionRules, roleRules, userRules } from './rules'
 import { registerSessionRoutes } from './session-routes'
+import { staffCostRows } from './staff-costs'
 import { registerUserRoutes } from './user-routes'
 
 /**
@@ -17,6 +18,7 @@ export function identityModule(options: { throttle?: ThrottleOptions } = {}): Do
   return {
     name: 'identity',
     hooks: { user: userRules, role: roleRules, permission: permissionRules },
+    reports: { staff_costs: staffCostRows },
     routes(app, deps) {
       registerSessionRoutes(app, deps, options.throttle)
       registerUserRoutes(app, deps)

@@ -42,7 +42,7 @@ export function registerMenuRoutes(app: FastifyInstance, deps: ModuleDeps): void
     const roleId = (await sql<{ role: number | null }>`select role from "user" where id = ${principal.id}`.execute(db)).rows[0]?.role ?? null
     // An admin without a role sees the whole menu; everyone else their role's.
     const assigned = roleId !== null ? await roleMenuIds(db, roleId) : principal.isAdmin ? new Set(rows.map((r) => r.id)) : new Set<number>()
-    return { menu_items: visibleMenu(roleMenu(rows, assigned), registry, principal) }
+    return { menu_items: visibleMenu(roleMenu(rows, assigned), registry, principal, deps.reports) }
   })
 
   // The role-menu form prefills its tree from this.

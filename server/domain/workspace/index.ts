@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { can } from '../../auth/principal'
 import type { DomainModule } from '../../engine/modules'
+import { changeLogRows } from './change-log'
 
 /**
  * The quick panel's live content (spec §2 "Quick panel"; issue 4): today's date, how many
@@ -18,6 +19,7 @@ const RECENT = 10
 export function workspaceModule(): DomainModule {
   return {
     name: 'workspace',
+    reports: { change_log: changeLogRows },
     routes(app, { db, registry }) {
       app.get('/api/quick-panel/data', async (request): Promise<QuickPanelData> => {
         const principal = request.principal!

@@ -16,12 +16,15 @@ export function FieldRow({
   labelKey,
   control,
   Widget = FieldWidget,
+  knownLabels,
 }: {
   name: string
   field: AnyField
   labelKey: string
   control: Control<FormValues, unknown, SubmitValues>
   Widget?: ComponentType<WidgetProps>
+  /** Names of the rows a reference points at, as the record came with them. */
+  knownLabels?: Readonly<Record<string, string>>
 }) {
   const { t } = useTranslation()
   const id = useId()
@@ -55,6 +58,7 @@ export function FieldRow({
         onBlur={input.onBlur}
         isInvalid={Boolean(message)}
         describedBy={message ? errorId : undefined}
+        knownLabels={knownLabels}
       />
       {message && (
         <p id={errorId} className="mt-1.5 text-sm text-red-600 dark:text-red-400">

@@ -11,8 +11,11 @@ import { Icon } from '../ui/icons'
 import { PageSpinner } from '../ui/PageSpinner'
 import type { FormExtension } from './extension'
 import { FieldRow } from './FieldRow'
+import { LinesEditor } from './LinesEditor'
+import { ComputedValues } from './ComputedValues'
 import { useFormController } from './useFormController'
 import { FormActions } from './FormActions'
+import { RecordActions } from '../actions/RecordActions'
 
 /**
  * The generic form screen, at `<formPath>/$id/{-$name}` and `<areaPath>/$id`: `new`
@@ -65,11 +68,11 @@ function LoadError({ entity, error }: { entity: AnyEntity; error: unknown }) {
   )
 }
 
-export function FormScreen({ entity, row, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
+export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t } = useTranslation()
   const access = useAccess()
-  const controller = useFormController({ entity, row, extension })
-  const { form, submit, isSaving, leavePrompt, isNew } = controller
+  const controller = useFormController({ entity, row: openedRow, extension })
+  const { form, submit, isSaving, leavePrompt, isNew, row } = controller
   // The server decides; the form does not offer a save it would refuse.
   const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE'])
   const one = t(`${entity.labelKey}.one`)
@@ -78,29 +81,68 @@ export function FormScreen({ entity, row, extension }: { entity: AnyEntity; row:
 
   return (
     <div className="space-y-6">
-      <div className="space-y-3">
-        <BackLink entity={entity} />
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-          {row && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{labelOf(entity, row)}</p>}
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="space-y-3">
+          <BackLink entity={entity} />
+          <div>
+            <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+            {row && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{labelOf(entity, row)}</p>}
+          </div>
         </div>
+        {/* An action changes the stored record: the form's own edits are saved (or dropped) first. */}
+        {row && <RecordActions entity={entity} row={row} onDone={controller.adopt} isDisabled={controller.isDirty} />}
       </div>
 
-      <form onSubmit={submit} noValidate aria-label={title} className="rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
+      <form
+        onSubmit={submit}
+        // Ctrl+Enter saves from anywhere, a document's lines included (where Enter moves down a column).
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault()
+            void submit()
+          }
+        }}
+        noValidate
+        aria-label={title}
+        className="rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900"
+      >
         <div className="space-y-6 p-6">
+          {controller.isStale && (
+            <Banner kind="warning">
+              <span>{t('form.stale')}</span>{' '}
+              <button type="button" onClick={() => void controller.reload()} className="font-semibold underline underline-offset-2">
+                {t('form.reload')}
+              </button>
+            </Banner>
+          )}
           {serverError && <Banner kind="error">{serverError}</Banner>}
           <fieldset disabled={!canSave} className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
-            {controller.fieldNames.map((name) => (
-              <FieldRow
-                key={name}
-                name={name}
-                field={controller.fieldOf(name)}
-                labelKey={controller.labelKey(name)}
-                control={form.control}
-                Widget={controller.widgets?.[name]}
-              />
-            ))}
+            {controller.fieldNames.map((name) => {
+              const field = controller.fieldOf(name)
+              return field.kind === 'lines' && !controller.widgets?.[name] ? (
+                <LinesEditor
+                  key={name}
+                  name={name}
+                  field={field}
+                  labelKey={controller.labelKey(name)}
+                  control={form.control}
+                  storedLabels={controller.storedLineLabels(name)}
+                  isDisabled={!canSave}
+                />
+              ) : (
+                <FieldRow
+                  key={name}
+                  name={name}
+                  field={field}
+                  labelKey={controller.labelKey(name)}
+                  control={form.control}
+                  Widget={controller.widgets?.[name]}
+                  knownLabels={controller.knownLabelsOf(name)}
+                />
+              )
+            })}
           </fieldset>
+          {controller.outputNames.length > 0 && <ComputedValues entity={entity} names={controller.outputNames} control={form.control} labelKey={controller.labelKey} />}
         </div>
         <FormActions listPath={entity.ui.listPath} canSave={canSave} isSaving={isSaving} />
       </form>

@@ -3,11 +3,14 @@ import type { AnyEntity, Payload } from '../entity-api'
 
 /**
  * Between a stored row and the form: inputs hold strings, checkboxes booleans, reference
- * selects ids, file inputs the stored path or a newly chosen File. On save the registry
- * schema's output is sent as JSON, or as multipart when a file was chosen (api-contract §2.5).
+ * selects ids, file inputs the stored path or a newly chosen File, a document's lines a list
+ * of line values (with the `id` of a stored line). On save the registry schema's output is
+ * sent as JSON, or as multipart when a file was chosen (api-contract §2.5).
  */
-export type FormValue = string | boolean | number | readonly number[] | File | null
+export type FormValue = string | boolean | number | readonly number[] | File | null | readonly LineValues[]
 export type FormValues = Record<string, FormValue>
+/** One line of a document in the form; `id` is the stored line's. */
+export type LineValues = { readonly [field: string]: FormValue | undefined } & { readonly id?: number }
 /** The schema's output: what is sent to the server. */
 export type SubmitValues = Record<string, unknown>
 
@@ -30,6 +33,9 @@ function initialOf(field: AnyField): FormValue {
       return []
     case 'json':
       return field.defaultValue === undefined ? '' : JSON.stringify(field.defaultValue, null, 2)
+    case 'lines':
+      // A document that needs lines starts with one to fill in.
+      return field.lines?.min ? Array.from({ length: field.lines.min }, () => emptyLine(field.lines!.entity)) : []
     default:
       return typeof field.defaultValue === 'string' || typeof field.defaultValue === 'number' ? String(field.defaultValue) : ''
   }
@@ -56,10 +62,26 @@ function fromStored(field: AnyField, value: unknown): FormValue {
       return toLocalDateTime(String(value))
     case 'json':
       return JSON.stringify(value, null, 2)
+    case 'lines':
+      return Array.isArray(value) ? value.map((line: Record<string, unknown>) => lineOf(field.lines!.entity, line)) : []
     default:
       return String(value)
   }
 }
+
+/** The values a line is entered with: its entity's inputs (computed values are worked out, not entered). */
+function lineOf(line: AnyEntity, row: Record<string, unknown> | null): LineValues {
+  const values: Record<string, FormValue> = {}
+  for (const name of line.fieldNames) {
+    const field = line.fields[name]!
+    if (field.isReadOnly) continue
+    values[name] = row ? fromStored(field, row[name]) : initialOf(field)
+  }
+  return row && typeof row.id === 'number' ? { ...values, id: row.id } : values
+}
+
+/** A new, empty line of a document. */
+export const emptyLine = (line: AnyEntity): LineValues => lineOf(line, null)
 
 /** The form's starting values: the field defaults for a new record, the row's values otherwise. */
 export function toFormValues(entity: AnyEntity, row: Record<string, unknown> | null): FormValues {
@@ -72,9 +94,11 @@ export function toFormValues(entity: AnyEntity, row: Record<string, unknown> | n
 }
 
 /** Chosen files are validated by name (the server checks type and size) and sent as files. */
-export function prepareForValidation(values: FormValues): Record<string, unknown> {
+export function prepareForValidation(values: Readonly<Record<string, FormValue | undefined>>): Record<string, unknown> {
   const prepared: Record<string, unknown> = {}
-  for (const [name, value] of Object.entries(values)) prepared[name] = value instanceof File ? value.name.slice(0, 255) : value
+  for (const [name, value] of Object.entries(values)) {
+    prepared[name] = value instanceof File ? value.name.slice(0, 255) : Array.isArray(value) && value.some((v) => typeof v === 'object' && v !== null) ? value.map((line: LineValues) => prepareForValidation(line)) : value
+  }
   return prepared
 }
 
@@ -97,16 +121,26 @@ export function withoutBlankSecrets(entity: AnyEntity, submitted: SubmitValues):
   return Object.fromEntries(Object.entries(submitted).filter(([name, value]) => !(entity.fields[name]?.isWriteOnly && (value === null || value === ''))))
 }
 
-/** JSON unless a file was chosen; then multipart with the file parts. */
-export function toPayload(entity: AnyEntity, submitted: SubmitValues): Payload {
+/**
+ * JSON unless a file was chosen; then multipart with the file parts and a document's lines
+ * flattened as the contract does (`items[0][ledger]`). `extra` goes along (the `updated_at`
+ * an edit was read at, so that the server refuses it if someone changed the record since).
+ */
+export function toPayload(entity: AnyEntity, submitted: SubmitValues, extra: Record<string, unknown> = {}): Payload {
   const files = Object.values(submitted).some((v) => v instanceof File)
   const names = entity.fieldNames.filter((n) => n in submitted)
-  if (!files) return Object.fromEntries(names.map((n) => [n, submitted[n]]))
+  if (!files) return { ...Object.fromEntries(names.map((n) => [n, submitted[n]])), ...extra }
   const data = new FormData()
+  const append = (key: string, value: unknown) => {
+    if (value instanceof File) data.append(key, value, value.name)
+    else data.append(key, formDataValue(value))
+  }
   for (const name of names) {
     const value = submitted[name]
-    if (value instanceof File) data.append(name, value, value.name)
-    else data.append(name, formDataValue(value))
+    if (entity.fields[name]?.kind === 'lines' && Array.isArray(value)) {
+      value.forEach((line: Record<string, unknown>, i) => Object.entries(line).forEach(([k, v]) => v !== undefined && append(`${name}[${i}][${k}]`, v)))
+    } else append(name, value)
   }
+  for (const [key, value] of Object.entries(extra)) append(key, value)
   return data
 }

@@ -1,15 +1,15 @@
-import type { FieldErrors, Resolver } from 'react-hook-form'
+import type { FieldError, FieldErrors, Resolver } from 'react-hook-form'
 import { messageOfIssue, renderMessage, type Message, type Translate } from '../../../schema/kit'
-import { schemaOf, type SchemaMode } from '../../../schema/kit/validators'
+import { issueKey, issueLabelKey, validateRecordInput, type SchemaMode } from '../../../schema/kit/validators'
 import type { AnyEntity } from '../entity-api'
 import { filesOf, prepareForValidation, type FormValues, type SubmitValues } from './form-values'
 
 /**
- * react-hook-form resolver running the entity's registry schema — the very rules the
- * server applies — with its messages (i18n keys) rendered in the interface language. An
- * edit validates as the server's update does (a blank password keeps the stored one).
- * A form's extension may add messages (rules across fields, checks as the user types)
- * and leave fields out.
+ * react-hook-form resolver running the entity's registry validation — the very rules the
+ * server applies: each field, then the rules across fields and a document's lines — with
+ * its messages (i18n keys) rendered in the interface language. An edit validates as the
+ * server's update does (a blank password keeps the stored one). A form's extension may add
+ * messages (rules across fields, checks as the user types) and leave fields out.
  */
 export type ResolverOptions = {
   mode?: SchemaMode
@@ -21,25 +21,48 @@ export type ResolverOptions = {
   extra?: (values: FormValues) => Readonly<Record<string, Message | undefined>>
 }
 
+type ErrorTree = Record<string | number, unknown>
+
+/**
+ * Puts an error where react-hook-form looks for it: `items.3.quantity` in the line's entry,
+ * a message about the lines together at `items.root` (useFieldArray's place for it).
+ */
+export function placeError(errors: ErrorTree, key: string, error: FieldError, linesFields: ReadonlySet<string>): void {
+  const path = key.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))
+  if (path.length === 1 && linesFields.has(key)) {
+    const list = (errors[key] ??= []) as ErrorTree
+    list.root ??= error
+    return
+  }
+  let node = errors
+  path.forEach((part, i) => {
+    if (i === path.length - 1) {
+      node[part] ??= error
+      return
+    }
+    node = (node[part] ??= typeof path[i + 1] === 'number' ? [] : {}) as ErrorTree
+  })
+}
+
 export function registryResolver(entity: AnyEntity, t: Translate, options: ResolverOptions = {}): Resolver<FormValues, unknown, SubmitValues> {
   const labelKey = options.labelKey ?? entity.fieldLabelKey
+  const linesFields = new Set(entity.linesFieldNames)
   return async (values) => {
     const input = prepareForValidation(values)
     for (const field of options.hidden ?? []) delete input[field]
-    const result = await schemaOf(entity, options.mode).safeParseAsync(input)
-    const errors: FieldErrors<FormValues> = {}
+    const result = validateRecordInput(entity, input, options.mode)
+    const errors: ErrorTree = {}
     if (!result.success) {
-      for (const issue of result.error.issues) {
-        const field = issue.path[0]
-        if (typeof field !== 'string' || errors[field]) continue
-        const message = renderMessage(t, messageOfIssue(issue, labelKey(field), entity.labelKey))
-        errors[field] = { type: issue.code, message }
+      for (const issue of result.issues) {
+        const key = issueKey(entity, issue.path)
+        const message = renderMessage(t, messageOfIssue(issue, issueLabelKey(entity, issue.path, labelKey), entity.labelKey))
+        placeError(errors, key, { type: issue.code, message }, linesFields)
       }
     }
     for (const [field, message] of Object.entries(options.extra?.(values) ?? {})) {
-      if (message && !errors[field]) errors[field] = { type: 'extension', message: renderMessage(t, message) }
+      if (message) placeError(errors, field, { type: 'extension', message: renderMessage(t, message) }, linesFields)
     }
-    if (!result.success || Object.keys(errors).length > 0) return { values: {}, errors }
+    if (!result.success || Object.keys(errors).length > 0) return { values: {}, errors: errors as FieldErrors<FormValues> }
     const output = { ...result.data, ...filesOf(values) }
     for (const field of options.hidden ?? []) delete output[field]
     return { values: output, errors: {} }

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useBlocker, useNavigate } from '@tanstack/react-router'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
 import { useEntities } from '../entities-context'
 import type { AnyField, Message } from '../../../schema/kit'
-import { createRecord, updateRecord, type AnyEntity, type Row } from '../entity-api'
+import { createRecord, fetchRecord, labelsOf, updateRecord, type AnyEntity, type RecordLabels, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { entityKeys } from '../queries'
 import { showAlert } from '../ui/notifications'
@@ -23,7 +23,11 @@ const noExtension: FormExtension = {}
  * create or update, the server's field errors put on their fields and its `detail` in a
  * banner, success back to the list, and a guard before leaving unsaved changes.
  */
-export function useFormController({ entity, row, extension = noExtension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
+export function useFormController({ entity, row: openedRow, extension = noExtension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
+  // The version the form was opened at: a refetch in the background must not slip a newer
+  // `updated_at` under the user's edits (the server would then accept them over someone
+  // else's); only `reload` moves the form to what is stored now.
+  const [row, setRow] = useState(openedRow)
   const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
@@ -91,6 +95,26 @@ export function useFormController({ entity, row, extension = noExtension }: { en
     if (shown.length > 0) void trigger(shown)
   }, [language, fieldNames, trigger, getFieldState])
 
+  // The display names of the record's references (`_labels`): no request per reference.
+  const labels = useMemo(() => labelsOf(row), [row])
+  const knownLabelsOf = (name: string): Readonly<Record<string, string>> | undefined => {
+    const known = labels[name]
+    if (typeof known === 'object') return known
+    return typeof known === 'string' && row && (typeof row[name] === 'number' || typeof row[name] === 'string') ? { [String(row[name])]: known } : undefined
+  }
+  const storedLineLabels = (name: string): ReadonlyMap<number, RecordLabels> =>
+    new Map((Array.isArray(row?.[name]) ? (row[name] as Row[]) : []).map((line) => [line.id, labelsOf(line)]))
+  /** Values the engine works out (a line's total, a document's amount): shown, never entered. */
+  const outputNames = useMemo(() => entity.fieldNames.filter((n) => entity.fields[n]!.compute !== undefined), [entity])
+  const [isStale, setIsStale] = useState(false)
+  const adopt = (fresh: Row) => {
+    setRow(fresh)
+    const values = toFormValues(entity, fresh)
+    for (const extra of extraFields) values[extra.name] = ''
+    form.reset(values)
+    setIsStale(false)
+  }
+
   const isDirty = form.formState.isDirty
   const isLeavingAllowed = useRef(false)
   const isDirtyNow = useRef(isDirty)
@@ -100,7 +124,8 @@ export function useFormController({ entity, row, extension = noExtension }: { en
 
   const save = useMutation({
     mutationFn: (values: SubmitValues) => {
-      const payload = toPayload(entity, row ? withoutBlankSecrets(entity, values) : values)
+      // An edit says which version it was made on: the server refuses it if someone changed the record since.
+      const payload = row ? toPayload(entity, withoutBlankSecrets(entity, values), row.updated_at ? { updated_at: row.updated_at } : {}) : toPayload(entity, values)
       return row ? updateRecord(entity, row.id, payload) : createRecord(entity, payload)
     },
     onSuccess: async (saved) => {
@@ -111,11 +136,16 @@ export function useFormController({ entity, row, extension = noExtension }: { en
       await navigate({ to: entity.ui.listPath })
     },
     onError: (error) => {
+      if (isApiError(error) && error.status === 409 && row) {
+        setIsStale(true)
+        return
+      }
       if (isApiError(error) && error.fieldErrors) {
         const other: string[] = []
         let isFirst = true
         for (const [field, messages] of Object.entries(error.fieldErrors)) {
-          if (fieldNames.includes(field)) {
+          // `items.3.quantity`: a line's field is on the form when its lines are.
+          if (fieldNames.includes(field.split('.')[0]!)) {
             form.setError(field, { type: 'server', message: messages.join(' ') }, { shouldFocus: isFirst })
             isFirst = false
           } else other.push(...messages)
@@ -148,6 +178,18 @@ export function useFormController({ entity, row, extension = noExtension }: { en
     submit,
     isSaving: save.isPending,
     isDirty,
+    outputNames,
+    knownLabelsOf,
+    storedLineLabels,
+    /** Someone changed the record after it was opened: the save was refused (409). */
+    isStale,
+    /** Reads the record again (the form starts over from what is stored now). */
+    reload: async () => {
+      if (!row) return
+      adopt(await queryClient.fetchQuery({ queryKey: entityKeys.record(entity.name, row.id), queryFn: ({ signal }) => fetchRecord(entity, row.id, signal), staleTime: 0 }))
+    },
+    /** Moves the form to a newer version of the record (after an action changed it). */
+    adopt,
     /** Set while a navigation waits for the user's answer to "leave without saving?". */
     leavePrompt: blocker.status === 'blocked' ? { stay: blocker.reset, leave: blocker.proceed } : null,
   }

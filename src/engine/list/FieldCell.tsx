@@ -11,6 +11,8 @@ export function isNumericCell(field: AnyField): boolean {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function refName(value: unknown): string {
+  // A contract that lists the referenced row by its label (role menus: the role's name) gives the text itself.
+  if (typeof value === 'string') return value
   if (isRecord(value)) {
     const name = value.name
     if (typeof name === 'string' || typeof name === 'number') return String(name)

@@ -13,6 +13,7 @@ import { Pagination } from './Pagination'
 import { useListController, type ListController } from './useListController'
 import { ListSearchBox, NewRecordLink } from './ListToolbar'
 import { TableFrame } from './TableFrame'
+import { RecordActions } from '../actions/RecordActions'
 
 /**
  * The generic list screen of any registry entity: header with search and "New", a
@@ -95,7 +96,17 @@ function SortHeader({ field }: { field: string }) {
   )
 }
 
-function RowActions({ row }: { row: Row }) {
+function RowActions({ row, canDelete }: { row: Row; canDelete: boolean }) {
+  const c = useController()
+  return (
+    <div className="flex items-center justify-end gap-1">
+      {Object.keys(c.entity.actions).length > 0 && <RecordActions entity={c.entity} row={row} size="compact" />}
+      {canDelete && <DeleteButton row={row} />}
+    </div>
+  )
+}
+
+function DeleteButton({ row }: { row: Row }) {
   const { t } = useTranslation()
   const c = useController()
   return (
@@ -118,8 +129,8 @@ function ColumnsHeaderLabel({ id }: { id: 'serial' | 'actions' }) {
   return id === 'serial' ? <>{t('list.serial')}</> : <span className="sr-only">{t('list.actions')}</span>
 }
 
-/** Selection and delete are there for users who may delete (the server enforces it either way). */
-function columnsOf(entity: AnyEntity, { canSelect, canDelete }: { canSelect: boolean; canDelete: boolean }): ColumnDef<Features, Row, unknown>[] {
+/** Selection and delete are there for users who may delete (the server enforces it either way); a record's actions for those who may run them. */
+function columnsOf(entity: AnyEntity, { canSelect, canDelete, hasActions }: { canSelect: boolean; canDelete: boolean; hasActions: boolean }): ColumnDef<Features, Row, unknown>[] {
   return [
     ...(canSelect
       ? [helper.display({ id: 'select', header: () => <SelectAllCheckbox />, cell: ({ row }) => <SelectRowCheckbox row={row.original} /> })]
@@ -132,7 +143,9 @@ function columnsOf(entity: AnyEntity, { canSelect, canDelete }: { canSelect: boo
         cell: (info) => <FieldCell field={entity.fields[name]!} value={info.getValue()} />,
       }),
     ),
-    ...(canDelete ? [helper.display({ id: 'actions', header: () => <ColumnsHeaderLabel id="actions" />, cell: ({ row }) => <RowActions row={row.original} /> })] : []),
+    ...(canDelete || hasActions
+      ? [helper.display({ id: 'actions', header: () => <ColumnsHeaderLabel id="actions" />, cell: ({ row }) => <RowActions row={row.original} canDelete={canDelete} /> })]
+      : []),
   ]
 }
 
@@ -152,7 +165,8 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
   const canDelete = access.can(entity.permissions.DELETE) && entity.routes.delete !== false
   const canBulkDelete = canDelete && entity.routes.delete_multiple !== false
   const canOpen = access.can(entity.permissions.DETAILS) && entity.routes.read !== false
-  const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete }), [entity, canBulkDelete, canDelete])
+  const hasActions = Object.values(entity.actions).some((a) => access.can(a.permission))
+  const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete, hasActions }), [entity, canBulkDelete, canDelete, hasActions])
   const table = useTable({ features, columns, data: controller.rows as Row[] })
   const plural = t(`${entity.labelKey}.other`)
   const one = t(`${entity.labelKey}.one`)
@@ -248,7 +262,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                         key={header.id}
                         scope="col"
                         aria-sort={isData && field.isSortable ? ariaSortOf(controller.sortDirection(header.column.id)) : undefined}
-                        className={`whitespace-nowrap px-4 py-3 ${header.column.id === 'select' ? 'w-12' : ''} ${header.column.id === 'serial' ? 'w-16' : ''} ${header.column.id === 'actions' ? 'w-16' : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
+                        className={`whitespace-nowrap px-4 py-3 ${header.column.id === 'select' ? 'w-12' : ''} ${header.column.id === 'serial' ? 'w-16' : ''} ${header.column.id === 'actions' ? 'w-16 text-end' : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
                       >
                         {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                       </th>

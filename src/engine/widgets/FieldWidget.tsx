@@ -2,6 +2,7 @@ import type { ComponentType } from 'react'
 import type { Widget } from '../../../schema/kit'
 import { Checkbox, PasswordInput, Select, TextArea, TextInput } from './BasicWidgets'
 import { FileInput } from './FileInput'
+import { LinesSummary } from './LinesSummary'
 import { RefSelect, RefsSelect } from './RefSelect'
 import type { WidgetProps } from './types'
 
@@ -25,6 +26,8 @@ export const widgets: Record<Widget, ComponentType<WidgetProps>> = {
   'refs-select': RefsSelect,
   file: FileInput,
   image: FileInput,
+  // The generic form draws a document's lines with LinesEditor; elsewhere (a bespoke form) a summary.
+  lines: LinesSummary,
 }
 
 export function FieldWidget(props: WidgetProps) {

@@ -12,8 +12,9 @@ import { borderClass, inputClass, type WidgetProps } from './types'
 
 /**
  * Reference fields: an async, searchable select over the target entity. Typing queries
- * `search/?<target label field>=text&size=20`; the current value's label comes from the
- * target's `{id}` (a cached query), so an edit form shows a name, not a number.
+ * `all/?q=text&size=20`, which matches any searchable field of the target; the current
+ * value's name comes with the record (`_labels`), or else from the target's `{id}` (a cached
+ * query), so an edit form shows a name, not a number, without a request per reference.
  */
 export const OPTIONS_SIZE = 20
 export const SEARCH_DELAY_MS = 250
@@ -56,13 +57,13 @@ export function RefSelect(props: WidgetProps) {
   return <SingleRefSelect {...props} target={target} />
 }
 
-function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target }: WidgetProps & { target: AnyEntity }) {
+function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels }: WidgetProps & { target: AnyEntity }) {
   const { t } = useTranslation()
   const selected = typeof value === 'number' ? value : null
   const { setQuery, options } = useOptionSearch(target)
   const rows = options.data ?? []
   const [picked, setPicked] = useState<{ id: number; label: string } | null>(null)
-  const knownLabel = picked?.id === selected ? picked.label : undefined
+  const knownLabel = picked?.id === selected ? picked.label : selected !== null ? knownLabels?.[String(selected)] : undefined
   const current = useEntityRecord(target, selected !== null && knownLabel === undefined ? selected : null)
   const selectedLabel = selected === null ? '' : (knownLabel ?? (current.data ? labelOf(target, current.data) : ''))
 
@@ -74,7 +75,12 @@ function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, 
         setPicked(next !== null && row ? { id: next, label: labelOf(target, row) } : null)
         onChange(next)
       }}
-      onClose={() => setQuery('')}
+      // The field counts as left when its options close — after a choice is made, not when
+      // the pointer leaves the input to click an option (that read the old value: a flash of 'required').
+      onClose={() => {
+        setQuery('')
+        onBlur()
+      }}
       immediate
       name={name}
     >
@@ -84,7 +90,6 @@ function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, 
           className={`${inputClass} ${borderClass(isInvalid)} pe-16`}
           displayValue={() => selectedLabel}
           onChange={(e) => setQuery(e.target.value)}
-          onBlur={onBlur}
           placeholder={selected !== null && current.isPending && knownLabel === undefined ? t('common.loading') : t('form.type_to_search')}
           aria-invalid={isInvalid || undefined}
           aria-describedby={describedBy}
@@ -122,12 +127,12 @@ export function RefsSelect(props: WidgetProps) {
   return <MultiRefSelect {...props} target={target} />
 }
 
-function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describedBy, target }: WidgetProps & { target: AnyEntity }) {
+function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels }: WidgetProps & { target: AnyEntity }) {
   const { t } = useTranslation()
-  const selected = useMemo(() => (Array.isArray(value) ? [...value] : []), [value])
+  const selected = useMemo(() => (Array.isArray(value) ? [...value].filter((v): v is number => typeof v === 'number') : []), [value])
   const { query, setQuery, options } = useOptionSearch(target)
   const rows = options.data ?? []
-  const [labels, setLabels] = useState<ReadonlyMap<number, string>>(() => new Map())
+  const [labels, setLabels] = useState<ReadonlyMap<number, string>>(() => new Map(Object.entries(knownLabels ?? {}).map(([k, v]) => [Number(k), v])))
   const unknown = selected.filter((sid) => !labels.has(sid))
   const records = useQueries({
     queries: unknown.map((sid) => ({
@@ -156,7 +161,10 @@ function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describe
         setQuery('')
         onChange(next)
       }}
-      onClose={() => setQuery('')}
+      onClose={() => {
+        setQuery('')
+        onBlur()
+      }}
       immediate
       name={name}
     >
@@ -179,7 +187,6 @@ function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describe
           value={query}
           className="min-w-24 flex-1 border-0 bg-transparent p-0.5 text-sm outline-none placeholder:text-slate-400"
           onChange={(e) => setQuery(e.target.value)}
-          onBlur={onBlur}
           placeholder={t('form.type_to_search')}
           aria-invalid={isInvalid || undefined}
           aria-describedby={describedBy}

@@ -13,6 +13,8 @@ export type WidgetProps<V extends FormValue = FormValue> = {
   isInvalid: boolean
   /** Id of the error message element, when there is one. */
   describedBy?: string
+  /** Names of referenced rows the record came with (`_labels`), by id: a select shows them without asking the server. */
+  knownLabels?: Readonly<Record<string, string>>
 }
 
 export const inputClass =

@@ -20,13 +20,3 @@ export function useMenuTree(menuItem: AnyEntity | undefined) {
     enabled: menuItem !== undefined,
   })
 }
-
-/** A role's menu (`nested_menu_item_by_role_id/{role_id}`): what the role-menu form starts from. */
-export function useRoleMenu(menuItem: AnyEntity | undefined, roleMenuEntity: AnyEntity | undefined, roleId: number | null) {
-  return useQuery({
-    queryKey: [...entityKeys.all(roleMenuEntity?.name ?? 'role_menu'), 'by-role', roleId],
-    queryFn: async ({ signal }) => menuOf(await apiRequest(`${menuItem!.api.base}/nested_menu_item_by_role_id/${roleId}`, { signal })),
-    enabled: menuItem !== undefined && roleId !== null,
-    staleTime: 0,
-  })
-}

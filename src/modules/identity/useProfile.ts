@@ -2,7 +2,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import type { Message } from '../../../schema/kit'
 import { session, userOf } from '../../auth/session'
 import { apiRequest, isApiError } from '../../engine/api'
 import type { AnyEntity, Row } from '../../engine/entity-api'
@@ -24,16 +23,11 @@ import { showAlert } from '../../engine/ui/notifications'
  */
 export const PROFILE_UPDATE_PATH = '/api/auth/user/update'
 
-export const PROFILE_FIELDS = [
-  'first_name', 'last_name', 'username', 'email', 'gender', 'primary_phone', 'secondary_phone', 'date_of_birth',
-  'street_address_one', 'street_address_two', 'country', 'city', 'thana', 'postal_code', 'nid',
-] as const
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** The user entity reduced to the fields of one's own profile (`shown` leaves out what the user cannot pick). */
+/** The user entity reduced to what a user may change on their own account (the registry's `selfEditable`; `shown` leaves out what they cannot pick). */
 export function profileEntityOf(user: AnyEntity, shown: (field: string) => boolean = () => true): AnyEntity {
-  return { ...user, fieldNames: PROFILE_FIELDS.filter(shown) }
+  return { ...user, fieldNames: user.selfEditable.filter(shown) }
 }
 
 /** Puts a 400's field messages on their fields; returns the rest as one text. */
@@ -73,15 +67,9 @@ export function useProfileDetails({ entity, row }: { entity: AnyEntity; row: Row
 
 export function usePasswordChange({ entity, userId }: { entity: AnyEntity; userId: number }) {
   const { t } = useTranslation()
-  // The registry's password rules (the server checks the same), and the confirmation.
-  const passwordEntity = useMemo(() => ({ ...entity, fieldNames: ['password'] }), [entity])
-  const resolver = useMemo(
-    () =>
-      registryResolver(passwordEntity, t, {
-        extra: (values): Record<string, Message> => (values.confirm_password !== values.password ? { confirm_password: { key: 'validation.password_match' } } : {}),
-      }),
-    [passwordEntity, t],
-  )
+  // The registry's password rules and its confirmation rule (the server checks the same).
+  const passwordEntity = useMemo(() => ({ ...entity, fieldNames: ['password', 'confirm_password'] }), [entity])
+  const resolver = useMemo(() => registryResolver(passwordEntity, t), [passwordEntity, t])
   const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues: { password: '', confirm_password: '' }, mode: 'onTouched' })
   const [serverError, setServerError] = useState<string | null>(null)
   const change = useMutation({

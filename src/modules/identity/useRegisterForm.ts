@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import type { Message } from '../../../schema/kit'
 import { session, type LoginAnswer, type SessionUser } from '../../auth/session'
 import { apiRequest, isApiError } from '../../engine/api'
 import type { AnyEntity } from '../../engine/entity-api'
@@ -17,7 +16,7 @@ import { registryResolver } from '../../engine/form/registry-resolver'
  */
 export const REGISTER_PATH = '/api/auth/register'
 
-export const REGISTER_FIELDS = ['first_name', 'last_name', 'username', 'email', 'password'] as const
+export const REGISTER_FIELDS = ['first_name', 'last_name', 'username', 'email', 'password', 'confirm_password'] as const
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -29,13 +28,8 @@ export function registerEntityOf(user: AnyEntity): AnyEntity {
 export function useRegisterForm({ user, onRegistered }: { user: AnyEntity; onRegistered: (signedIn: SessionUser) => void | Promise<void> }) {
   const { t } = useTranslation()
   const entity = useMemo(() => registerEntityOf(user), [user])
-  const resolver = useMemo(
-    () =>
-      registryResolver(entity, t, {
-        extra: (values): Record<string, Message> => (values.confirm_password !== values.password ? { confirm_password: { key: 'validation.password_match' } } : {}),
-      }),
-    [entity, t],
-  )
+  // The user's rules, its password confirmation included (the server judges the same).
+  const resolver = useMemo(() => registryResolver(entity, t), [entity, t])
   const defaultValues: FormValues = { first_name: '', last_name: '', username: '', email: '', password: '', confirm_password: '' }
   const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched' })
   const [serverError, setServerError] = useState<string | null>(null)
@@ -44,7 +38,7 @@ export function useRegisterForm({ user, onRegistered }: { user: AnyEntity; onReg
     setServerError(null)
     try {
       // The guest's call: no token, and a refusal is the form's answer.
-      const body = await apiRequest(REGISTER_PATH, { method: 'post', json: { ...values, confirm_password: form.getValues('confirm_password') }, isLogin: true })
+      const body = await apiRequest(REGISTER_PATH, { method: 'post', json: values, isLogin: true })
       const registered = isRecord(body) ? body.user : undefined
       if (!isRecord(body) || typeof body.access_token !== 'string' || !isRecord(registered) || typeof registered.id !== 'number') throw new Error('Unexpected answer')
       const answer: LoginAnswer = { ...registered, id: registered.id, access: body.access_token }

@@ -1,25 +1,15 @@
-import { f, type Message } from '../../../schema/kit'
-import type { ExtraField, FormExtension } from '../../engine/form/extension'
+import type { FormExtension } from '../../engine/form/extension'
 import { useUniquenessChecks } from './useUniquenessChecks'
 
 /**
- * The user and employee forms: the generic form plus what the contract's forms add
- * (api-contract §3.2, §4.1) — uniqueness checks as the user types, and a confirmation of
- * the password ('Passwords must match'). On an edit the password may stay blank (the
- * stored one is kept), and so may its confirmation. The UI `settings` are the user's own,
- * set from their layout panels, not here.
+ * The user and employee forms: the generic form (whose password confirmation is the
+ * registry's rule, 'Passwords must match') plus the contract's uniqueness checks as the
+ * user types (api-contract §3.2, §4.1). On an edit the password may stay blank (the stored
+ * one is kept), and so may its confirmation. The UI `settings` are the user's own, set
+ * from their layout panels, not here.
  */
-const confirmation = (required: boolean): ExtraField => ({
-  name: 'confirm_password',
-  field: required ? f.password({ required: true }) : f.password(),
-  after: 'password',
-  isShown: ({ isNew }) => isNew === required,
-})
-
 export const userFormExtension: FormExtension = {
   hiddenFields: () => ['settings'],
-  extraFields: [confirmation(true), confirmation(false)],
-  validate: (values): Record<string, Message> => (values.confirm_password !== values.password ? { confirm_password: { key: 'validation.password_match' } } : {}),
   useFieldChecks: useUniquenessChecks,
 }
 

@@ -12,7 +12,7 @@ import { FontSizeMenu } from '../toolbar/FontSizeMenu'
 import { FullscreenToggle } from '../toolbar/FullscreenToggle'
 import { LanguageMenu } from '../toolbar/LanguageMenu'
 import { ModeToggle } from '../toolbar/ModeToggle'
-import { ShortcutsMenu } from '../toolbar/ShortcutsMenu'
+import { ShortcutsMenu, usePinnedShortcuts } from '../toolbar/ShortcutsMenu'
 import { ToolbarSearch } from '../toolbar/ToolbarSearch'
 import { UserMenu } from '../UserMenu'
 
@@ -76,7 +76,10 @@ export function Toolbar({
         <ToolbarSearch />
         <LanguageMenu />
         <FontSizeMenu />
-        <FullscreenToggle />
+        {/* Not on a phone: the toolbar would be wider than its screen, and a phone's page is all screen already. */}
+        <div className="hidden sm:contents">
+          <FullscreenToggle />
+        </div>
         <ModeToggle />
         <QuickPanelToggle className={toolbarButtonClass} />
         <div className="mx-1 h-6 w-px bg-th-border" aria-hidden="true" />
@@ -116,10 +119,11 @@ export function Footer({ settings, containerWidth = null }: { settings: Settings
 /** The narrow side panels (spec §3 left and right side panels): pinned pages, and the panels' buttons. */
 export function SidePanel({ side, settings, items }: { side: 'left' | 'right'; settings: Settings; items: readonly NavigationItem[] }) {
   const { t } = useTranslation()
+  const shortcuts = usePinnedShortcuts()
   const isShown = side === 'left' ? settings.layout.config.leftSidePanel.display : settings.layout.config.rightSidePanel.display
   if (!isShown) return null
   const byId = new Map(flattenNavigation(items).map((i) => [i.id, i]))
-  const pinned = settings.shortcuts.flatMap((id) => byId.get(id) ?? [])
+  const pinned = shortcuts.flatMap((id) => byId.get(id) ?? [])
   return (
     <aside
       data-testid={`${side}-side-panel`}

@@ -45,8 +45,12 @@ export type Settings = {
   direction: Direction
   /** Root font size as a share of 62.5 % (spec §9): 0.7 to 1.3. */
   fontScale: number
-  /** Navigation item ids pinned in the shortcuts menu. */
-  shortcuts: string[]
+  /**
+   * Navigation item ids (menu ids) pinned in the shortcuts menu; null until the user pins or
+   * unpins one: the registry's shortcuts then (`nav.shortcut`), which the signed-in shell
+   * knows and the login screen, which carries no registry, does not.
+   */
+  shortcuts: string[] | null
 }
 
 /** Spec §9. */
@@ -77,7 +81,30 @@ export const defaultSettings: Settings = {
   customScrollbars: true,
   direction: 'ltr',
   fontScale: 1,
-  shortcuts: ['dashboards.project', 'city', 'thana', 'branch'],
+  shortcuts: null,
+}
+
+/**
+ * The hand-written default of earlier versions, saved with every user's settings that
+ * changed anything: read as not chosen, so those users get the registry's shortcuts too.
+ */
+const formerDefaultShortcuts = ['dashboards.project', 'city', 'thana', 'branch']
+
+function shortcutsOf(value: unknown): string[] | null {
+  if (!Array.isArray(value)) return null
+  const ids = value.filter((s): s is string => typeof s === 'string')
+  const isFormerDefault = ids.length === formerDefaultShortcuts.length && ids.every((id, i) => id === formerDefaultShortcuts[i])
+  return isFormerDefault ? null : ids
+}
+
+/** The pinned shortcuts: the user's own, or the registry's until they choose. */
+export function resolveShortcuts(chosen: readonly string[] | null, registryDefaults: readonly string[]): readonly string[] {
+  return chosen ?? registryDefaults
+}
+
+/** The pins after pinning or unpinning one item. */
+export function toggledShortcuts(pinned: readonly string[], id: string): string[] {
+  return pinned.includes(id) ? pinned.filter((x) => x !== id) : [...pinned, id]
 }
 
 
@@ -149,7 +176,7 @@ export function normalizeSettings(value: unknown): Settings {
     customScrollbars: bool(value.customScrollbars, d.customScrollbars),
     direction: oneOf<Direction>(['ltr', 'rtl'], value.direction, d.direction),
     fontScale: nearestFontScale(value.fontScale),
-    shortcuts: Array.isArray(value.shortcuts) ? value.shortcuts.filter((s): s is string => typeof s === 'string') : d.shortcuts,
+    shortcuts: shortcutsOf(value.shortcuts),
   }
 }
 

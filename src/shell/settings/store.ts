@@ -10,9 +10,11 @@ import {
   normalizeSettings,
   paletteOf,
   readStoredSettings,
+  resolveShortcuts,
   SETTINGS_EVENT,
   SETTINGS_KEY,
   SETTINGS_SAVE_DEBOUNCE_MS,
+  toggledShortcuts,
   type Direction,
   type LayoutStyle,
   type Mode,
@@ -132,8 +134,9 @@ export function setFontScale(scale: number): void {
   updateSettings((s) => ({ ...s, fontScale: nearestFontScale(scale) }))
 }
 
-export function toggleShortcut(id: string): void {
-  updateSettings((s) => ({ ...s, shortcuts: s.shortcuts.includes(id) ? s.shortcuts.filter((x) => x !== id) : [...s.shortcuts, id] }))
+/** Pins or unpins an item; the first choice starts from the registry's shortcuts (`registryDefaults`). */
+export function toggleShortcut(id: string, registryDefaults: readonly string[] = []): void {
+  updateSettings((s) => ({ ...s, shortcuts: toggledShortcuts(resolveShortcuts(s.shortcuts, registryDefaults), id) }))
 }
 
 export function currentMode(): Mode {

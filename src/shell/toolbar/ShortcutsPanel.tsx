@@ -3,13 +3,14 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Icon } from '../../engine/ui/icons'
 import { searchNavigation } from '../navigation'
-import { toggleShortcut, useSettings } from '../settings/store'
-import type { ShortcutEntry } from './ShortcutsMenu'
+import { toggleShortcut } from '../settings/store'
+import { usePinnedShortcuts, useRegistryShortcuts, type ShortcutEntry } from './ShortcutsMenu'
 
 /** The star menu's panel: the search over apps and pages, pin and unpin (loaded on first open). */
 export function ShortcutsPanel({ entries, panelId, close }: { entries: readonly ShortcutEntry[]; panelId: string; close: () => void }) {
   const { t } = useTranslation()
-  const { shortcuts } = useSettings()
+  const shortcuts = usePinnedShortcuts()
+  const registryShortcuts = useRegistryShortcuts()
   const [query, setQuery] = useState('')
   const byId = useMemo(() => new Map(entries.map((e) => [e.id, e])), [entries])
   const pinned = shortcuts.flatMap((id) => byId.get(id) ?? [])
@@ -41,7 +42,7 @@ export function ShortcutsPanel({ entries, panelId, close }: { entries: readonly 
                 </Link>
                 <button
                   type="button"
-                  onClick={() => toggleShortcut(entry.id)}
+                  onClick={() => toggleShortcut(entry.id, registryShortcuts)}
                   aria-pressed={isPinned}
                   aria-label={t(isPinned ? 'shortcuts.unpin' : 'shortcuts.pin', { title: entry.title })}
                   className="rounded-md p-2 hover:bg-th-hover"

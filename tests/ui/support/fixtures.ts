@@ -41,8 +41,12 @@ export function storeSession(token = validToken()): void {
 /** Handlers for the city lookups a thana form needs. */
 export const cityHandlers = [
   http.get(api(`${cityBase}/all/`), ({ request }) => {
-    const size = Number(new URL(request.url).searchParams.get('size') ?? 30)
-    return HttpResponse.json(envelope('cities', cities.slice(0, size), 1, size, cities.length))
+    const url = new URL(request.url)
+    const size = Number(url.searchParams.get('size') ?? 30)
+    // `q` matches any searchable field (a picker's typing): here, the name.
+    const q = (url.searchParams.get('q') ?? '').toLowerCase()
+    const rows = cities.filter((c) => c.name.toLowerCase().includes(q))
+    return HttpResponse.json(envelope('cities', rows.slice(0, size), 1, size, rows.length))
   }),
   http.get(api(`${cityBase}/search/`), ({ request }) => {
     const text = (new URL(request.url).searchParams.get('name') ?? '').toLowerCase()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { entities } from '../../../../schema'
+import { entities, reports } from '../../../../schema'
 import { nestMenu, roleMenu, visibleMenu, type MenuRow } from '../../../../server/domain/identity/menu'
 
 /** The menu trees of api-contract §3.4, from rows. */
@@ -37,5 +37,13 @@ describe('menu trees', () => {
     expect(ids(visibleMenu(menu, entities, nobody))).toEqual([1])
     const admin = { id: 3, isAdmin: true, permissions: new Set<string>() }
     expect(ids(visibleMenu(menu, entities, admin))).toEqual([1, [2, [3, 4]]])
+  })
+
+  it("leaves out a report's item without the report's permission", () => {
+    const report = reports[0]!
+    const withReport: MenuRow[] = [row(10, null, 'group'), row(11, 10, 'item', report.ui.path)]
+    const menu = roleMenu(withReport, new Set([10, 11]))
+    expect(ids(visibleMenu(menu, entities, { id: 1, isAdmin: false, permissions: new Set(['COUNTRY_LIST']) }, reports))).toEqual([])
+    expect(ids(visibleMenu(menu, entities, { id: 1, isAdmin: false, permissions: new Set([report.permission]) }, reports))).toEqual([[10, [11]]])
   })
 })
