@@ -68,6 +68,9 @@ function watchErrors(page: Page, label: string): void {
     if (m.type() === 'error') console.log(`  [${label}] console error: ${m.text()}`)
   })
   page.on('pageerror', (e) => console.log(`  [${label}] page error: ${e.message}`))
+  page.on('response', (r) => {
+    if (r.status() >= 400) console.log(`  [${label}] ${r.status()} ${r.request().method()} ${r.url()}`)
+  })
 }
 
 async function jsLoaded(browser: Browser, path: string, storage: Record<string, string>): Promise<{ files: number; gzip: number }> {
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(outDir, `role-${tag}.png`), fullPage: true })
 
     await page.goto(`${baseUrl}/apps/roleMenu-management/roleMenus/${staffRoleId}/STAFF`)
-    await page.getByRole('button', { name: 'Add line' }).waitFor()
+    await page.locator('table tbody tr').nth(3).waitFor()
     await page.waitForLoadState('networkidle')
     await page.screenshot({ path: join(outDir, `role-menu-${tag}.png`), fullPage: true })
 

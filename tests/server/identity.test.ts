@@ -297,6 +297,17 @@ describeEachDatabase('identity and access', (t) => {
       expect(names.has('USER_LIST') && names.has('GENERAL_SETTING_DELETE') && names.has('ROLE_MENU_CREATE')).toBe(true)
     })
 
+    it('lists the items it gives a role in the menu\'s order, each group ahead of its items', async () => {
+      for (const role of ['ADMIN', 'STAFF']) {
+        const lines = (await sql<{ menu_item: number }>`
+          select menu_item from role_menu_item where role_menu = ${await roleId(t.current, role)} order by position`.execute(t.current.db)).rows.map((r) => r.menu_item)
+        const tree = (await t.current.call({ method: 'GET', url: `${MENU}/nested_menu_item_without_pagination/all/` })).body.menu_items as Menu[]
+        const walk = (nodes: Menu[]): number[] => nodes.flatMap((n) => [n.id, ...walk(n.children)])
+        expect(lines.length, role).toBeGreaterThan(10)
+        expect(lines, role).toEqual(walk(tree).filter((id) => lines.includes(id)))
+      }
+    })
+
     it('keeps them in sync at a later start: a new entity\'s permissions go to ADMIN and STAFF, an admin\'s edits of STAFF stay, its menu entry is added once', async () => {
       const gizmo = defineEntity({ name: 'gizmo', module: 'test', listKey: 'gizmos', route: { area: 'gizmo-management', list: 'gizmos' }, fields: { name: f.text({ required: true }) } })
       const staffRole = await roleId(t.current, 'STAFF')

@@ -133,6 +133,20 @@ describe('a document with lines in the generic form', () => {
     expect(lineInput(1, 'Serial Number')).toHaveAttribute('aria-invalid', 'true')
   })
 
+  it('finds no fault with a line just added until its cell is left', async () => {
+    server.use(...cityHandlers)
+    const { user } = await renderApp(`${formPath}/new`, { entities: throwawayEntities })
+    await screen.findByRole('heading', { name: 'New Gadget order' })
+    await user.click(screen.getByRole('button', { name: 'Add line' }))
+    expect(screen.getByText('2 lines')).toBeInTheDocument()
+    expect(screen.queryByText('District is required')).not.toBeInTheDocument()
+    expect(lineInput(2, 'Serial Number')).not.toHaveAttribute('aria-invalid', 'true')
+    lineInput(2, 'Serial Number').focus()
+    await user.tab()
+    expect(await screen.findByText('Serial Number is required')).toBeInTheDocument()
+    expect(screen.getAllByText('Serial Number is required')).toHaveLength(1)
+  })
+
   it('opens a stored document with one request: the names of its references come with it', async () => {
     const asked: string[] = []
     let updated: Record<string, unknown> | undefined

@@ -70,13 +70,16 @@ export async function syncNavigation(trx: Trx, deps: { registry: Registry; repor
     select r.id, r.name, array(select p.name from ${sql.id(rolePermissionsTable)} rp join permission p on p.id = rp.target_id where rp.owner_id = r.id) as permissions
     from role r where r.name = any(${['ADMIN', 'STAFF']})`.execute(trx)
   const roleMenuEntity = deps.registry.find((e) => e.name === 'role_menu')!
+  const treeOrder = new Map(depthFirst(nestMenu(await menuRows(trx))).map((n, i) => [n.id, i]))
   for (const role of roles.rows) {
     const held = new Set(role.permissions)
     const granted = added.filter(({ entry }) => entry.type === 'item' && (entry.permission === undefined || held.has(entry.permission)))
     if (granted.length === 0) continue
     const groups = new Set(granted.map(({ entry }) => entry.parent).filter((g): g is string => g !== undefined).map((g) => itemOf.get(g)).filter((x): x is number => typeof x === 'number'))
     const current = [...(await roleMenuIds(trx, role.id))]
-    const wanted = [...current, ...[...groups, ...granted.map((g) => g.id)].filter((x) => !current.includes(x))]
+    const additions = [...groups, ...granted.map((g) => g.id)].filter((x) => !current.includes(x))
+    // In the menu's own order, each group ahead of its items, as an admin would list them.
+    const wanted = [...current, ...additions.sort((a, b) => treeOrder.get(a)! - treeOrder.get(b)!)]
     const ctx = { db: trx, registry: deps.registry, entity: roleMenuEntity, actor: null, access: 'system' as const, hooks: deps.hooks }
     const exists = (await sql`select 1 from role_menu where id = ${role.id}`.execute(trx)).rows.length > 0
     if (exists) await updateRow(ctx, role.id, { menu_items: wanted })
@@ -96,6 +99,8 @@ export async function roleMenuIds(db: Executor, roleId: number): Promise<Set<num
 }
 
 const node = (row: MenuRow): MenuNode => ({ ...row, children: [] })
+
+const depthFirst = (nodes: readonly MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...depthFirst(n.children)])
 
 /** The whole menu as a tree: roots (no parent) with their children, recursively, by id. */
 export function nestMenu(rows: readonly MenuRow[]): MenuNode[] {

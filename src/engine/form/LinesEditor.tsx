@@ -26,7 +26,7 @@ type Props = {
   isDisabled?: boolean
 }
 
-const cellInput = 'min-w-32'
+const cellInput = 'min-w-44'
 const iconButton =
   'rounded-md p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-30 disabled:hover:bg-transparent dark:hover:bg-slate-800 dark:hover:text-slate-200'
 
@@ -56,10 +56,13 @@ function computedLine(line: AnyEntity, values: LineValues): Record<string, unkno
   }
 }
 
-function LineCell({ name, field, label, control, knownLabels, onKeyDown }: { name: string; field: AnyField; label: string; control: Props['control']; knownLabels?: Readonly<Record<string, string>>; onKeyDown: (e: KeyboardEvent) => void }) {
+function LineCell({ name, field, label, control, knownLabels, isSubmitted, onKeyDown }: { name: string; field: AnyField; label: string; control: Props['control']; knownLabels?: Readonly<Record<string, string>>; isSubmitted: boolean; onKeyDown: (e: KeyboardEvent) => void }) {
   const id = useId()
   const { field: input, fieldState } = useController({ name, control })
-  const message = fieldState.error?.message
+  // Read before the condition: react-hook-form only updates the state a render has read.
+  const error = fieldState.error?.message
+  // The field array validates itself on every append: a line just added is not yet wrong.
+  const message = fieldState.isTouched || isSubmitted ? error : undefined
   return (
     <td className={`px-2 py-2 align-top ${cellInput}`} onKeyDown={onKeyDown}>
       <label htmlFor={id} className="sr-only">
@@ -96,7 +99,8 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
   const { fields: rows, append, remove, move, insert } = useFieldArray({ control, name: name as never, keyName: '_key' as never })
   const watched = (useWatch({ control, name }) as LineValues[] | undefined) ?? []
   const computed = watched.map((values) => computedLine(line, values))
-  const { errors } = useFormState({ control, name })
+  // `errors` is read so that a submit re-renders the lines; `isSubmitted` rides along with it.
+  const { errors, isSubmitted } = useFormState({ control, name })
   const listError = (errors[name] as { root?: { message?: string }; message?: string } | undefined)?.root?.message ?? (errors[name] as { message?: string } | undefined)?.message
   const totals = [...inputs, ...outputs].filter((n) => isTotalled(line.fields[n]!))
   const labelOfColumn = (n: string) => t(line.fieldLabelKey(n))
@@ -200,6 +204,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
                         label={`${labelOfColumn(n)}, ${t('lines.line', { number: i + 1 })}`}
                         control={control}
                         knownLabels={typeof known === 'string' && typeof value === 'number' ? { [String(value)]: known } : typeof known === 'object' ? known : undefined}
+                        isSubmitted={isSubmitted}
                         onKeyDown={onCellKey(i, column)}
                       />
                     )

@@ -20,7 +20,7 @@ export const OPTIONS_SIZE = 20
 export const SEARCH_DELAY_MS = 250
 
 const optionsClass =
-  'z-50 max-h-72 w-(--input-width) overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg outline-none [--anchor-gap:4px] empty:invisible dark:border-slate-700 dark:bg-slate-900'
+  'z-50 max-h-72 w-max min-w-(--input-width) max-w-[min(24rem,calc(100vw-1rem))] overflow-y-auto rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg outline-none [--anchor-gap:4px] empty:invisible dark:border-slate-700 dark:bg-slate-900'
 const optionClass =
   'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-700 select-none data-focus:bg-indigo-50 data-focus:text-indigo-900 data-selected:font-medium dark:text-slate-200 dark:data-focus:bg-indigo-950 dark:data-focus:text-indigo-100'
 

@@ -49,7 +49,7 @@ function EntityCard({ entity }: { entity: AnyEntity }) {
 export function ProjectDashboard() {
   const { t } = useTranslation()
   const access = useAccess()
-  const entities = useEntities().filter((entity) => access.can(entity.permissions.LIST))
+  const entities = useEntities().filter((entity) => !entity.isLine && access.can(entity.permissions.LIST))
   return (
     <div>
       <header className="mb-6">
