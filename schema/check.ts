@@ -118,6 +118,10 @@ export function checkRegistry(
       if (byName.get(line.entity.name) !== line.entity) problems.push({ entity: e.name, field: name, message: `its line entity '${line.entity.name}' is not in the registry` })
       if (line.entity.lineOf !== e.name) problems.push({ entity: e.name, field: name, message: `its line entity '${line.entity.name}' must declare lineOf: '${e.name}'` })
       if (line.scalar && !line.entity.fields[line.scalar]) problems.push({ entity: e.name, field: name, message: `scalar '${line.scalar}' is not a field of '${line.entity.name}'` })
+      for (const total of line.totals ?? []) {
+        const column = line.entity.fields[total]
+        if (!column || !['integer', 'decimal'].includes(column.kind) || column.ref) problems.push({ entity: e.name, field: name, message: `totals: '${total}' is not a number or money field of '${line.entity.name}'` })
+      }
       if (e.parent && !e.ownFieldNames.includes(name)) problems.push({ entity: e.name, field: name, message: 'lines belong to the entity that declares them' })
     }
     for (const rule of e.rules) {

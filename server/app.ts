@@ -72,11 +72,16 @@ export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}):
 /** Paths that belong to the API: unknown ones answer 404 JSON instead of the browser app. */
 const isApiPath = (url: string) => url.startsWith('/api/') || /^\/[a-z_]+\/api\//.test(url)
 
+/** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
+export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[]): void {
+  const problems = checkRegistry(entities, catalogues, reports)
+  if (problems.length > 0) throw new RegistryError(problems)
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const entities = options.entities ?? registeredEntities
   const reports = options.reports ?? registeredReports
-  const problems = checkRegistry(entities, catalogues, reports)
-  if (problems.length > 0) throw new RegistryError(problems)
+  assertRegistry(entities, reports)
 
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,

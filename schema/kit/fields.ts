@@ -55,6 +55,12 @@ export type LinesSpec = {
   readonly scalar?: string
   /** Fewest lines a document must have. */
   readonly min?: number
+  /**
+   * The line columns the form totals under the lines (`['debit', 'credit']`, `['quantity',
+   * 'total_price']`): number or money fields. Left out: the computed money and decimal
+   * columns (a line's total) — a column of unit prices has no meaningful sum.
+   */
+  readonly totals?: readonly string[]
 }
 
 export interface Field<V = unknown, P extends Presence = Presence> {
@@ -383,7 +389,7 @@ export type LineInput<E> = E extends Entity<string, infer F> ? InputOf<F> & { id
  * position. A document is written with its lines in one transaction; on update a line
  * with an `id` is changed, one without is added and a stored line left out is removed.
  */
-export function lines<const E extends Entity<string, Fields>, const O extends Pick<Common<never>, 'label' | 'hideInList' | 'messages'> & { min?: number; scalar?: keyof E['fields'] & string }>(
+export function lines<const E extends Entity<string, Fields>, const O extends Pick<Common<never>, 'label' | 'hideInList' | 'messages'> & { min?: number; scalar?: keyof E['fields'] & string; totals?: ReadonlyArray<keyof E['fields'] & string> }>(
   entity: E,
   o: O = {} as O,
 ) {
@@ -392,6 +398,6 @@ export function lines<const E extends Entity<string, Fields>, const O extends Pi
     widget: 'lines',
     cell: 'lines',
     isSortable: false,
-    lines: { entity, scalar: o.scalar, min: o.min },
+    lines: { entity, scalar: o.scalar, min: o.min, totals: o.totals },
   })
 }

@@ -43,16 +43,16 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     // Memory (issue 7; bench/pglite-sweep.md and bench/RESULTS.md, 100,000 police stations,
     // 2 cores). PGlite zero-fills its shared memory at start, so all of shared_buffers is
     // resident at once and, WebAssembly memory never shrinking, for good. With PGlite's
-    // 128 MB the server sat at 452–485 MB RSS at rest, ~500 MB peak under load; with 8 MB
-    // at ~330 MB, ~350 MB peak, and no req/s lost (4 MB cost the deep page 40 %, 1 MB the
-    // search 50 %). maintenance_work_mem 16 MB instead of 64 MB: a trigram index built at
-    // start-up on 1M rows left +121 MB resident, now none (build 18.6 → 20.1 s).
-    // Lowering work_mem, temp_buffers, wal_buffers or max_connections saved nothing
-    // measurable and work_mem=1MB slowed the search; initialMemory cannot go below the
-    // module's 128 MB (untouched pages cost nothing). The ~140 MB PGlite still adds over
-    // the PostgreSQL mode (~190 MB) is its compiled code, file bundle and heap: no setting
-    // reaches the 200 MB aim. startParams, not postgresqlconf, which rewrites the data
-    // directory's postgresql.conf.
+    // 128 MB the server sat at 445–485 MB RSS at rest, 475–550 MB peak under load; with
+    // 8 MB at 310–340 MB, 325–360 MB peak, and no req/s lost (4 MB cost the deep page
+    // 40 %, 1 MB the search 50 %). maintenance_work_mem 16 MB instead of 64 MB: a trigram
+    // index built at start-up on 1M rows left +121 MB resident, now none (build 18.6 →
+    // 20.1 s). Lowering work_mem, temp_buffers, wal_buffers or max_connections saved
+    // nothing measurable and work_mem=1MB slowed the search; initialMemory cannot go below
+    // the module's 128 MB (untouched pages cost nothing). What PGlite still adds over the
+    // PostgreSQL mode (~190 MB at rest), 120–140 MB, is its compiled code, file bundle and
+    // heap: no PGlite setting reaches the 200 MB aim. startParams, not postgresqlconf,
+    // which rewrites the data directory's postgresql.conf.
     startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'maintenance_work_mem=16MB'],
   })
   // PGlite is single-connection: a pool of one serialises queries, as the engine expects.

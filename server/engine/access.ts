@@ -49,3 +49,12 @@ export function scopeOf(ctx: EngineCtx): Filter[] {
 
 /** The same call on another entity (a document's lines, a referenced row), on the authority already checked. */
 export const asSystem = (ctx: EngineCtx, entity: Entity<string, Fields>, db: Executor = ctx.db): EngineCtx => ({ ...ctx, entity, db, access: 'system' })
+
+/**
+ * The permission that lets a caller read an entity's records: its own LIST, or — for the
+ * lines of a document, which have no permissions of their own — the document's.
+ */
+export function readPermissionOf(registry: Registry, entity: Entity<string, Fields>): string {
+  const document = entity.lineOf ? registry.find((e) => e.name === entity.lineOf) : undefined
+  return (document ?? entity).permissions.LIST
+}

@@ -339,15 +339,52 @@ async function syncLines(ctx: Ctx, trx: Trx, docId: number, field: string, store
  * fields worked out (each line's, then the document's), secrets hashed.
  */
 async function prepare(entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update'): Promise<Values> {
-  const values = withComputed(entity, validateRecord(entity, input, mode))
+  const values = withComputed(entity, { ...validateRecord(entity, input, mode), ...serverValues(entity, input) })
   return hashSecrets(entity, values)
+}
+
+/** The read-only fields the server sets itself: not lines, not computed. */
+const serverSet = (entity: Entity<string, Fields>) =>
+  entity.fieldNames.filter((name) => {
+    const field = entity.fields[name]!
+    return field.isReadOnly && field.kind !== 'lines' && field.compute === undefined
+  })
+
+const writableCopies = new WeakMap<object, Entity<string, Fields>['fields'][string]>()
+const writable = (field: Entity<string, Fields>['fields'][string]) => {
+  let copy = writableCopies.get(field)
+  if (!copy) writableCopies.set(field, (copy = { ...field, isReadOnly: false } as typeof field))
+  return copy
+}
+
+/**
+ * Read-only fields are the server's (a document's number, the status an action moves): a
+ * client's values for them are dropped before anything else (`fromClient`); the server's own
+ * — a system write's, or what a before-validate hook filled in — are judged by the field's
+ * validator and stored, never silently lost.
+ */
+function serverValues(entity: Entity<string, Fields>, input: Values): Values {
+  const given = serverSet(entity).filter((name) => Object.hasOwn(input, name))
+  if (given.length === 0) return {}
+  const shape = { fields: Object.fromEntries(given.map((name) => [name, writable(entity.fields[name]!)])), fieldNames: given, rules: [], linesFieldNames: [], fieldLabelKey: entity.fieldLabelKey }
+  return validateShape(shape, Object.fromEntries(given.map((name) => [name, input[name]])))
+}
+
+/** A caller's body without the read-only fields; code acting as the system may set them. */
+function fromClient(ctx: Ctx, input: Values): Values {
+  const readOnly = serverSet(ctx.entity).filter((name) => Object.hasOwn(input, name))
+  if (ctx.access === 'system' || readOnly.length === 0) return input
+  const kept = { ...input }
+  for (const name of readOnly) delete kept[name]
+  return kept
 }
 
 const hasBeforeValidate = (ctx: Ctx) => hooksOf(ctx.hooks, ctx.entity).some((h) => h.beforeValidate)
 
-export async function createRow(ctx: Ctx, input: Values): Promise<Row> {
+export async function createRow(ctx: Ctx, body: Values): Promise<Row> {
   const { entity, actor } = ctx
   authorize(ctx, 'CREATE')
+  const input = fromClient(ctx, body)
   // Without hooks that fill in values, judging (and hashing) need not hold a transaction.
   const early = hasBeforeValidate(ctx) ? undefined : await prepare(entity, input, 'create')
   return inTransaction(ctx, async (trx) => {
@@ -400,9 +437,10 @@ function checkNotStale(before: Row, input: Values): void {
  * lines) and the result judged whole. Read-only fields keep their stored value; a
  * write-only field keeps its hash unless sent.
  */
-export async function updateRow(ctx: Ctx, rowId: number, input: Values): Promise<Row> {
+export async function updateRow(ctx: Ctx, rowId: number, body: Values): Promise<Row> {
   const { entity, actor } = ctx
   authorize(ctx, 'UPDATE', rowId)
+  const input = fromClient(ctx, body)
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(ctx, trx, rowId)
     checkNotStale(before, input)
@@ -410,8 +448,10 @@ export async function updateRow(ctx: Ctx, rowId: number, input: Values): Promise
     const merged: Values = {}
     for (const name of entity.fieldNames) {
       const field = entity.fields[name]!
-      if (field.isReadOnly) continue
-      if (field.kind === 'lines') merged[name] = Object.hasOwn(given, name) ? mergeLines(entity, name, before[name] as LineRow[], given[name]) : asInput(entity, name, before[name])
+      // A read-only field keeps its stored value unless the server sets it.
+      if (field.isReadOnly && !Object.hasOwn(given, name)) continue
+      if (field.isReadOnly) merged[name] = given[name]
+      else if (field.kind === 'lines') merged[name] = Object.hasOwn(given, name) ? mergeLines(entity, name, before[name] as LineRow[], given[name]) : asInput(entity, name, before[name])
       else merged[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
     }
     for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
@@ -496,6 +536,8 @@ export async function deleteRows(ctx: Ctx, ids: number[]): Promise<string> {
 /** What an action's handler gets: the locked row, the validated input, and an engine context for its own writes. */
 export type ActionArgs = {
   trx: Trx
+  /** The row's id, and the row as stored when the action began. */
+  id: number
   row: Row
   input: Values
   actor: Actor | null
@@ -523,7 +565,7 @@ export async function runAction(ctx: Ctx, rowId: number, name: string, input: Va
     }
     const fieldLabelKey = (field: string) => action.input[field]?.label ?? `field.${field}`
     const values = validateShape({ fields: action.input, fieldNames: action.inputNames, rules: [], linesFieldNames: [], fieldLabelKey }, input)
-    await handler({ trx, row: before, input: values, actor: ctx.actor, registry: ctx.registry, hooks: ctx.hooks, engine: (entity) => asSystem(ctx, entity, trx) })
+    await handler({ trx, id: rowId, row: before, input: values, actor: ctx.actor, registry: ctx.registry, hooks: ctx.hooks, engine: (entity) => asSystem(ctx, entity, trx) })
     const after = (await read(ctx, trx, rowId))!
     const changes = auditChanges(ctx.entity, before, after, null)
     if (action.inputNames.length > 0) changes._input = [null, values]

@@ -27,14 +27,12 @@ const testModule: DomainModule = {
   hooks: {
     gadget_order: {
       // A default the client may leave out, filled in before the registry judges the order.
-      beforeValidate({ action, input }) {
-        if (action === 'create' && (input.order_date === undefined || input.order_date === '')) input.order_date = new Date().toISOString().slice(0, 10)
-      },
-      // The document number, given inside the write's transaction.
-      async beforeWrite({ trx, action, values }) {
-        if (action !== 'create' || !values) return
+      // Today when left out; and the document number (read-only), given inside the write's transaction.
+      async beforeValidate({ trx, action, input }) {
+        if (action !== 'create') return
+        if (input.order_date === undefined || input.order_date === '') input.order_date = new Date().toISOString().slice(0, 10)
         const r = await sql<{ n: string }>`select count(*) as n from gadget_order`.execute(trx)
-        values.number = `GO-${String(Number(r.rows[0]!.n) + 1).padStart(4, '0')}`
+        input.number = `GO-${String(Number(r.rows[0]!.n) + 1).padStart(4, '0')}`
       },
       afterRead({ rows, shape }) {
         for (const row of rows) if (shape === 'record') row.is_read_through_hooks = true
@@ -48,8 +46,8 @@ const testModule: DomainModule = {
   },
   actions: {
     gadget_order: {
-      async confirm({ row, engine }) {
-        await updateRow(engine(gadgetOrder), row.id as number, { status: 'confirmed' })
+      async confirm({ id, engine }) {
+        await updateRow(engine(gadgetOrder), id, { status: 'confirmed', confirmed_at: new Date().toISOString() })
       },
       async cancel({ row, input, engine }) {
         await updateRow(engine(gadgetOrder), row.id as number, { status: 'cancelled', note: input.reason })
@@ -144,10 +142,13 @@ describeEachDatabase(
     describe('lines', () => {
       it('creates a document with its lines in one request: dated and numbered by hooks, computed values worked out, lines in order with their names', async () => {
         const since = await lastAuditId(t.current)
-        const res = await t.current.call({ method: 'POST', url: `${ORDERS}/create/`, payload: { customer_email: 'Buyer@Example.com', items: [line(0, 3, '0.1'), line(1, 2, '1250.50')] } })
+        // Read-only fields are the server's: what a client sends for them is ignored.
+        const payload = { customer_email: 'Buyer@Example.com', items: [line(0, 3, '0.1'), line(1, 2, '1250.50')], number: 'MINE-1', confirmed_at: '2020-01-01T00:00:00Z' }
+        const res = await t.current.call({ method: 'POST', url: `${ORDERS}/create/`, payload })
         expect(res.status, res.raw).toBe(201)
         expect(res.body).toMatchObject({
           number: expect.stringMatching(/^GO-\d{4}$/),
+          confirmed_at: null,
           order_date: new Date().toISOString().slice(0, 10),
           customer_email: 'buyer@example.com',
           status: 'draft',
@@ -293,10 +294,15 @@ describeEachDatabase(
         const since = await lastAuditId(t.current)
         const confirmed = await t.current.call({ method: 'POST', url: `${ORDERS}/confirm/${order.id}` })
         expect(confirmed.status, confirmed.raw).toBe(200)
-        expect(confirmed.body).toMatchObject({ id: order.id, status: 'confirmed' })
+        // The handler sets a read-only field too: code acting as the system may.
+        expect(confirmed.body).toMatchObject({ id: order.id, status: 'confirmed', confirmed_at: expect.stringMatching(/^\d{4}-/) })
         const audit = await auditSince(t.current, since)
         expect(audit.map((a) => `${a.entity} ${a.action}`)).toEqual(['gadget_order update', 'gadget_order confirm'])
-        expect(audit[1]!.changes).toMatchObject({ status: ['draft', 'confirmed'] })
+        expect(audit[1]!.changes).toMatchObject({ status: ['draft', 'confirmed'], confirmed_at: [null, confirmed.body.confirmed_at] })
+        // A client cannot move it back.
+        const touched = await t.current.call({ method: 'PUT', url: `${ORDERS}/update/${order.id}`, payload: { confirmed_at: null, number: 'MINE-2' } })
+        expect(touched.status, touched.raw).toBe(200)
+        expect(touched.body).toMatchObject({ confirmed_at: confirmed.body.confirmed_at, number: order.number })
         const again = await t.current.call({ method: 'POST', url: `${ORDERS}/confirm/${order.id}` })
         expect(again.status).toBe(409)
         expect(again.body).toEqual({ detail: '“Confirm” does not apply to this Gadget order in its present state.' })

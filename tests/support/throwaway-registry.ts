@@ -42,7 +42,9 @@ export const gadgetOrder = defineEntity({
     order_date: f.date({ required: true, label: 'field.emp_join_date' }),
     customer_email: f.email({ search: true, label: 'field.email' }),
     status: f.choice(['draft', 'confirmed', 'cancelled'], { default: 'draft', label: 'field.type' }),
-    items: f.lines(gadgetOrderLine, { min: 1, label: 'field.menu_items' }),
+    // Set by the confirm action only (read-only: no client may send it).
+    confirmed_at: f.datetime({ readOnly: true, label: 'field.changed_at' }),
+    items: f.lines(gadgetOrderLine, { min: 1, totals: ['quantity', 'total_price'], label: 'field.menu_items' }),
     total: f.money({ compute: (order) => money.sum(((order.items as Array<Record<string, string>> | null) ?? []).map((l) => l.total_price)), label: 'field.basic_money' }),
     line_count: f.integer({ compute: (order) => (order.items as unknown[] | null)?.length ?? 0, label: 'field.item_count' }),
     summary: f.text({ virtual: true, compute: (order) => `${String(order.number)} (${String(order.status)})`, label: 'field.short_desc' }),

@@ -21,6 +21,7 @@ const storedOrder = {
   order_date: '2026-11-20',
   customer_email: 'buyer@example.com',
   status: 'draft',
+  confirmed_at: '2026-11-21T09:30:00.000Z',
   items: [
     { id: 71, gadget: 1, quantity: 2, unit_price: '10.00', total_price: '20.00', note: null, _labels: { gadget: 'Dhaka' } },
     { id: 72, gadget: 2, quantity: 1, unit_price: '5.50', total_price: '5.50', note: 'fragile', _labels: { gadget: 'Chattogram' } },
@@ -85,6 +86,8 @@ describe('a document with lines in the generic form', () => {
     await user.type(lineInput(2, 'Currency'), '1250.5')
     expect(screen.getByTestId('items.total.total_price')).toHaveTextContent('1,250.80')
     expect(screen.getByTestId('items.total.quantity')).toHaveTextContent('4')
+    // Only the columns the lines field names are totalled: unit prices have no meaningful sum.
+    expect(screen.queryByTestId('items.total.unit_price')).not.toBeInTheDocument()
 
     // Alt+↑ moves the second line first; the button moves it back down.
     lineInput(2, 'Serial Number').focus()
@@ -169,6 +172,10 @@ describe('a document with lines in the generic form', () => {
     expect(screen.getByDisplayValue('Chattogram')).toBeInTheDocument()
     expect(asked).toEqual([])
     expect(screen.getByTestId('computed-total')).toHaveTextContent('25.50')
+    // What the server set is shown, not offered for editing.
+    expect(screen.getByTestId('stored-number')).toHaveTextContent('GO-0007')
+    expect(screen.getByTestId('stored-confirmed_at')).toHaveTextContent(/2026/)
+    expect(screen.queryByRole('textbox', { name: /^Name/ })).not.toBeInTheDocument()
 
     await user.clear(lineInput(1, 'Serial Number'))
     await user.type(lineInput(1, 'Serial Number'), '4')

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { can } from '../../auth/principal'
+import { readPermissionOf } from '../../engine/access'
 import type { ReportRun } from '../../engine/reports'
 
 /**
@@ -7,7 +8,8 @@ import type { ReportRun } from '../../engine/reports'
  * fields they changed — of the kinds of record the caller may list, as the quick panel shows.
  */
 export const changeLogRows: ReportRun = ({ params, actor, registry }) => {
-  const visible = registry.filter((e) => actor === null || can(actor, e.permissions.LIST)).map((e) => e.name)
+  // A document's lines go with the document: whoever may list invoices sees their lines' changes.
+  const visible = registry.filter((e) => actor === null || can(actor, readPermissionOf(registry, e))).map((e) => e.name)
   const record = typeof params.record === 'string' ? `%${params.record.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
   return sql`
     select a.at, u.email as actor, a.entity as record, a.entity_id as record_id, a.action,

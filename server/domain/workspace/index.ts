@@ -23,7 +23,8 @@ export function workspaceModule(): DomainModule {
     routes(app, { db, registry }) {
       app.get('/api/quick-panel/data', async (request): Promise<QuickPanelData> => {
         const principal = request.principal!
-        const visible = registry.filter((e) => can(principal, e.permissions.LIST))
+        // The lines of a document are counted and shown with it, not as records of their own.
+        const visible = registry.filter((e) => !e.isLine && can(principal, e.permissions.LIST))
         const names = visible.map((e) => e.name)
         const counts: Record<string, number> = {}
         let recent: QuickPanelData['recent'] = []

@@ -142,7 +142,9 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
               )
             })}
           </fieldset>
-          {controller.outputNames.length > 0 && <ComputedValues entity={entity} names={controller.outputNames} control={form.control} labelKey={controller.labelKey} />}
+          {controller.outputNames.length + controller.serverNames.length > 0 && (
+            <ComputedValues entity={entity} names={controller.outputNames} serverNames={controller.serverNames} stored={row ?? undefined} control={form.control} labelKey={controller.labelKey} />
+          )}
         </div>
         <FormActions listPath={entity.ui.listPath} canSave={canSave} isSaving={isSaving} />
       </form>

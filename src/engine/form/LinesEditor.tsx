@@ -38,8 +38,9 @@ export function lineColumns(line: AnyEntity): { inputs: string[]; outputs: strin
   }
 }
 
-/** Columns totalled under the lines: money and decimals (added in minor units), and integers. */
-const isTotalled = (field: AnyField) => field.kind === 'decimal' || (field.kind === 'integer' && field.compute === undefined && !field.ref)
+/** Columns totalled under the lines: the ones the lines field names, or its computed money (added in minor units). */
+const totalledColumns = (spec: NonNullable<AnyField['lines']>, columns: readonly string[]) =>
+  spec.totals ?? columns.filter((n) => spec.entity.fields[n]!.kind === 'decimal' && spec.entity.fields[n]!.compute !== undefined)
 
 function totalOf(field: AnyField, values: ReadonlyArray<Record<string, unknown>>, name: string): string {
   if (field.kind === 'integer') return String(values.reduce((sum, v) => sum + (Number(v[name]) || 0), 0))
@@ -102,7 +103,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
   // `errors` is read so that a submit re-renders the lines; `isSubmitted` rides along with it.
   const { errors, isSubmitted } = useFormState({ control, name })
   const listError = (errors[name] as { root?: { message?: string }; message?: string } | undefined)?.root?.message ?? (errors[name] as { message?: string } | undefined)?.message
-  const totals = [...inputs, ...outputs].filter((n) => isTotalled(line.fields[n]!))
+  const totals = totalledColumns(field.lines!, [...inputs, ...outputs])
   const labelOfColumn = (n: string) => t(line.fieldLabelKey(n))
 
   // Where the keyboard goes next, once React has drawn the lines (a new one, or one moved).

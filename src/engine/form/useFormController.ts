@@ -106,6 +106,17 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
     new Map((Array.isArray(row?.[name]) ? (row[name] as Row[]) : []).map((line) => [line.id, labelsOf(line)]))
   /** Values the engine works out (a line's total, a document's amount): shown, never entered. */
   const outputNames = useMemo(() => entity.fieldNames.filter((n) => entity.fields[n]!.compute !== undefined), [entity])
+  /** What the server set on a stored record (a document's number and status, a last login): shown, never entered. */
+  const serverNames = useMemo(
+    () =>
+      isNew
+        ? []
+        : entity.fieldNames.filter((n) => {
+            const field = entity.fields[n]!
+            return field.isReadOnly && field.compute === undefined && field.kind !== 'lines' && !field.isWriteOnly && !(extension.hiddenFields?.(context) ?? []).includes(n)
+          }),
+    [entity, isNew, extension, context],
+  )
   const [isStale, setIsStale] = useState(false)
   const adopt = (fresh: Row) => {
     setRow(fresh)
@@ -179,6 +190,7 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
     isSaving: save.isPending,
     isDirty,
     outputNames,
+    serverNames,
     knownLabelsOf,
     storedLineLabels,
     /** Someone changed the record after it was opened: the save was refused (409). */

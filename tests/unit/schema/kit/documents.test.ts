@@ -20,7 +20,7 @@ const line = defineEntity({
   },
 })
 
-const invoice = defineEntity({
+const invoiceConfig = {
   name: 'invoice',
   module: 'test',
   listKey: 'invoices',
@@ -36,7 +36,8 @@ const invoice = defineEntity({
   },
   rules: [rules.sameAs('confirm', 'password'), rules.distinct('items', 'product', 'validation.duplicate_line')],
   actions: { approve: { confirm: true } },
-})
+} as const
+const invoice = defineEntity(invoiceConfig)
 
 describe('a lines field', () => {
   it('validates each line with the line entity\'s rules, reported as items.<i>.<field>', () => {
@@ -124,6 +125,13 @@ describe('the registry check of documents, actions, reports and navigation', () 
     expect(checkRegistry([invoice]).map((p) => p.message)).toContain("its line entity 'invoice_line' is not in the registry")
     const stray = defineEntity({ name: 'stray_line', module: 'test', lineOf: 'invoice', fields: { x: f.text() } })
     expect(checkRegistry([invoice, line, stray]).map((p) => p.message)).toContain("lineOf 'invoice', but 'invoice' has no lines field of this entity")
+  })
+
+  it('names a lines total that is not a number or money column of the line', () => {
+    const totalled = (totals: Array<'product' | 'quantity' | 'amount'>) =>
+      defineEntity({ ...invoiceConfig, fields: { ...invoiceConfig.fields, items: f.lines(line, { min: 1, totals }) } })
+    expect(checkRegistry([totalled(['quantity', 'amount']), line], {}, [report])).toEqual([])
+    expect(checkRegistry([totalled(['product']), line], {}, [report]).map((p) => p.message)).toContain("totals: 'product' is not a number or money field of 'invoice_line'")
   })
 
   it('names a label field that cannot be searched, an unknown nav group, a bad total and an action path that is taken', () => {
