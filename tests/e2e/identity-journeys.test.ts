@@ -214,3 +214,47 @@ describe('an admin gives a new user a STAFF-like role', () => {
     await clerk.context().close()
   })
 })
+
+describe('a role menu on a phone', () => {
+  it('keeps the page to the narrowest screen (320 px) in both directions and themes: the lines scroll in their card, a picker shows whole names', async () => {
+    const admin = await newPage()
+    await admin.goto(`${server.url}/login`)
+    await signIn(admin, ADMIN)
+    await admin.waitForURL(/\/apps\/dashboards\/project$/)
+    const stored = await admin.evaluate(() => Object.fromEntries(Object.entries(localStorage)) as Record<string, string>)
+    const token = stored.jwt_access_token ?? ''
+    const roles = (await (await fetch(`${server.url}/role/api/v1/role/all/?name=STAFF`, { headers: { authorization: token } })).json()) as { roles: Array<{ id: number; name: string }> }
+    const staff = roles.roles.find((r) => r.name === 'STAFF')!
+    await admin.context().close()
+    for (const language of ['en', 'ar'] as const) {
+      for (const mode of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ viewport: { width: 320, height: 700 }, colorScheme: mode })
+        const theme = `default-${mode}`
+        const settings = { theme: { main: theme, navbar: 'default-dark', toolbar: theme, footer: 'default-dark' }, direction: language === 'ar' ? 'rtl' : 'ltr' }
+        await context.addInitScript((values: Record<string, string>) => {
+          for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v)
+        }, { ...stored, layout_settings: JSON.stringify(settings), language })
+        const page = await context.newPage()
+        await page.goto(`${server.url}/apps/roleMenu-management/roleMenus/${staff.id}/STAFF`)
+        await page.locator('table tbody tr').nth(5).waitFor()
+        await page.waitForLoadState('networkidle')
+        expect(await page.evaluate(() => document.documentElement.dir)).toBe(language === 'ar' ? 'rtl' : 'ltr')
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${language} ${mode}`).toBeLessThanOrEqual(0)
+        // The first line's picker: its options are as wide as their names, within the screen.
+        const picker = page.locator('table tbody tr').first().getByRole('combobox')
+        await picker.click()
+        await picker.fill('')
+        const listbox = page.getByRole('listbox')
+        await listbox.waitFor()
+        const box = (await listbox.boundingBox())!
+        const input = (await picker.boundingBox())!
+        expect(box.width).toBeGreaterThanOrEqual(input.width)
+        expect(box.x).toBeGreaterThanOrEqual(0)
+        expect(box.x + box.width).toBeLessThanOrEqual(320)
+        const clipped = await listbox.getByRole('option').evaluateAll((options) => options.filter((o) => o.scrollWidth > o.clientWidth).length)
+        expect(clipped).toBe(0)
+        await context.close()
+      }
+    }
+  })
+})

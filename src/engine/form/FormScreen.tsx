@@ -116,7 +116,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
             </Banner>
           )}
           {serverError && <Banner kind="error">{serverError}</Banner>}
-          <fieldset disabled={!canSave} className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
+          <fieldset disabled={!canSave} className="grid min-w-0 gap-x-6 gap-y-5 sm:grid-cols-2">
             {controller.fieldNames.map((name) => {
               const field = controller.fieldOf(name)
               return field.kind === 'lines' && !controller.widgets?.[name] ? (

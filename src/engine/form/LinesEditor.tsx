@@ -146,7 +146,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
   }
 
   return (
-    <section className="sm:col-span-2" aria-labelledby={`${tableId}-title`}>
+    <section className="min-w-0 sm:col-span-2" aria-labelledby={`${tableId}-title`}>
       <div className="mb-2 flex items-center justify-between gap-3">
         <h2 id={`${tableId}-title`} className="text-sm font-medium text-slate-700 dark:text-slate-300">
           {t(labelKey)}
@@ -165,7 +165,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
           {listError}
         </p>
       )}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table id={tableId} className="w-full text-sm">
           <thead className="bg-slate-50 text-xs font-medium text-slate-500 uppercase dark:bg-slate-800/60 dark:text-slate-400">
             <tr>

@@ -68,7 +68,8 @@ export function Toolbar({
       data-testid="toolbar"
       className={`${toolbar.style === 'fixed' ? 'sticky top-0' : 'relative'} z-20 shrink-0 border-b border-th-border bg-th-bg text-th-fg shadow-xs`}
     >
-      <Container width={containerWidth} className="relative flex h-16 items-center gap-1 px-2 sm:px-4">
+      {/* Tighter on the narrowest phones (320 px), where every button must still fit. */}
+      <Container width={containerWidth} className="relative flex h-16 items-center gap-0 px-1 min-[360px]:gap-1 min-[360px]:px-2 sm:px-4">
         {isNavbarToggleShown && <NavbarToggle />}
         {isBrandShown && <Brand />}
         <ShortcutsMenu items={items} />
@@ -82,7 +83,7 @@ export function Toolbar({
         </div>
         <ModeToggle />
         <QuickPanelToggle className={toolbarButtonClass} />
-        <div className="mx-1 h-6 w-px bg-th-border" aria-hidden="true" />
+        <div className="mx-1 h-6 w-px bg-th-border max-[359px]:hidden" aria-hidden="true" />
         <UserMenu />
       </Container>
     </header>

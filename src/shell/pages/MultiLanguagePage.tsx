@@ -21,7 +21,7 @@ export function MultiLanguagePage() {
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">{t('docs.languages_title')}</h2>
         <p className="text-sm leading-relaxed text-slate-700 dark:text-slate-300">{t('docs.languages_text')}</p>
-        <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
           <table className="w-full text-sm">
             <thead className="bg-slate-50 text-start text-xs uppercase tracking-wider text-slate-600 dark:bg-slate-900 dark:text-slate-400">
               <tr>
