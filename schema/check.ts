@@ -1,6 +1,9 @@
 import type { Entity, Fields, Report } from './kit'
 import { genericRoutes, validationKeys } from './kit'
-import { navGroups, navigationEntries } from './navigation'
+import { materialIcons, navGroups, navigationEntries, type MaterialIcon } from './navigation'
+
+const isMaterialIcon = (name: string): name is MaterialIcon => (materialIcons as readonly string[]).includes(name)
+const unknownIcon = (name: string) => `nav icon '${name}' is not one the shell draws: use one of schema/navigation.ts's materialIcons (${materialIcons.join(', ')}), or add it there and to src/shell/navigation.ts`
 
 /**
  * Start-up self-check of the registry, in the spirit of Django's system checks:
@@ -103,6 +106,7 @@ export function checkRegistry(
       if (e.ui.formPath !== e.ui.listPath) unique('route', e.ui.formPath, e.name, 'form route')
     }
     if (e.nav && !groupIds.has(e.nav.group)) problems.push({ entity: e.name, message: `nav group '${e.nav.group}' is not a group of schema/navigation.ts (${[...groupIds].join(', ')})` })
+    if (e.nav && !isMaterialIcon(e.nav.icon)) problems.push({ entity: e.name, message: unknownIcon(e.nav.icon) })
     if (e.isLine) {
       const document = byName.get(e.lineOf!)
       if (!document) problems.push({ entity: e.name, message: `lineOf '${e.lineOf}' is not in the registry` })
@@ -223,6 +227,7 @@ export function checkRegistry(
     unique('route', r.ui.path, r.name, 'report route')
     unique('permission', r.permission, r.name, 'report permission')
     if (r.nav && !groupIds.has(r.nav.group)) problems.push({ entity: r.name, message: `nav group '${r.nav.group}' is not a group of schema/navigation.ts` })
+    if (r.nav && !isMaterialIcon(r.nav.icon)) problems.push({ entity: r.name, message: unknownIcon(r.nav.icon) })
     for (const name of [...r.paramNames, ...r.columnNames]) if (!IDENT.test(name)) problems.push({ entity: r.name, field: name, message: `name must match ${IDENT}` })
     for (const name of r.paramNames) {
       const p = r.params[name]!

@@ -8,6 +8,19 @@ import type { Report } from './kit/report'
  * what is missing, leaving what admins edited); the browser falls back to it when the menu
  * cannot be read. Icons are Material icon names, as the original's menu rows held.
  */
+/**
+ * The Material icon names the shell can draw (src/shell/navigation.ts maps each to its own
+ * icon; the type makes it map them all). A registry `nav.icon` must be one of them: the
+ * start-up check says so.
+ */
+export const materialIcons = [
+  'dashboard', 'people', 'person', 'person_outline', 'account_circle', 'manage_accounts', 'business', 'badge', 'school',
+  'article', 'description', 'receipt', 'menu', 'menu_open', 'list', 'image', 'label', 'rss_feed', 'settings', 'tune',
+  'category', 'folder', 'public', 'location_city', 'local_police', 'store', 'vpn_key', 'admin_panel_settings', 'support',
+  'support_agent', 'slideshow', 'point_of_sale', 'account_balance', 'local_shipping', 'assessment', 'history', 'payments', 'map',
+] as const
+export type MaterialIcon = (typeof materialIcons)[number]
+
 export type NavGroup = { readonly id: string; readonly label: string; readonly icon: string; readonly order: number }
 
 /** The spec's sidebar groups, in its order; `other` takes entities that name no group. */

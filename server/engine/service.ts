@@ -137,9 +137,16 @@ async function writeLinks(trx: Trx, entity: Entity<string, Fields>, rowId: numbe
 }
 
 /** The audit entry's changes: readable fields before and after (not a document's lines: they have their own); a written secret only as masked. */
+const withoutLabels = (lines: LineRow[] | undefined) => lines?.map(({ _labels: _, ...line }) => line)
+
 function auditChanges(entity: Entity<string, Fields>, before: Row | null, after: Row | null, written: Values | null): Changes {
   const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly && entity.fields[n]!.kind !== 'lines')
   const changes = diff(before, after, readable)
+  // A document's lines are audited one by one; its own entry says that they changed, and how many there are.
+  for (const name of entity.linesFieldNames) {
+    const [was, is] = [before?.[name] as LineRow[] | undefined, after?.[name] as LineRow[] | undefined]
+    if (JSON.stringify(withoutLabels(was)) !== JSON.stringify(withoutLabels(is))) changes[name] = [was ? was.length : null, is ? is.length : null]
+  }
   for (const name of entity.fieldNames) {
     const field = entity.fields[name]!
     if (field.isWriteOnly && !field.isTransient && typeof written?.[name] === 'string') changes[name] = [before ? MASKED : null, MASKED]

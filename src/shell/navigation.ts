@@ -1,4 +1,4 @@
-import type { NavEntry } from '../../schema/navigation'
+import type { MaterialIcon, NavEntry } from '../../schema/navigation'
 import type { Report } from '../../schema/kit/report'
 import type { AnyEntity } from '../engine/entity-api'
 import type { IconName } from '../engine/ui/icons'
@@ -153,7 +153,7 @@ export type MenuItemNode = {
  * Menu rows and the registry's `nav` carry Material icon names (as the original's rows
  * did); the shell draws its own. Every name the registry uses is here (a test checks).
  */
-export const iconOfMaterial: Readonly<Record<string, IconName>> = {
+export const iconOfMaterial: Readonly<Record<MaterialIcon, IconName>> = {
   dashboard: 'dashboard',
   people: 'users',
   person: 'user',
@@ -191,11 +191,12 @@ export const iconOfMaterial: Readonly<Record<string, IconName>> = {
   assessment: 'report',
   history: 'clock',
   payments: 'banknotes',
+  map: 'map',
 }
 
 /** An item without a known icon gets a folder; a group may go without. */
 function iconOf(name: string | null | undefined, type: string): IconName | undefined {
-  return (name ? iconOfMaterial[name] : undefined) ?? (type === 'item' ? 'folder' : undefined)
+  return (name ? (iconOfMaterial as Readonly<Record<string, IconName>>)[name] : undefined) ?? (type === 'item' ? 'folder' : undefined)
 }
 
 const isNavigationType = (v: unknown): v is NavigationType => v === 'group' || v === 'collapse' || v === 'item' || v === 'link' || v === 'divider'

@@ -161,7 +161,10 @@ describeEachDatabase('contract rules', (t) => {
         const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly && entity.fields[n]!.kind !== 'lines')
         // A stored secret shows as set; an input-only confirmation is never stored, so never audited.
         const secrets = entity.fieldNames.filter((n) => entity.fields[n]!.isWriteOnly && !entity.fields[n]!.isTransient)
-        const field = readable.find((n) => !['ref', 'refs', 'boolean'].includes(entity.fields[n]!.kind) && !entity.fields[n]!.isReadOnly)!
+        // The field changed: a plain one, or — a document with nothing else to enter — its lines.
+        const field = readable.find((n) => !['ref', 'refs', 'boolean'].includes(entity.fields[n]!.kind) && !entity.fields[n]!.isReadOnly) ?? entity.linesFieldNames[0]!
+        const lines = entity.linesFieldNames
+        const count = (r: Record<string, unknown>, n: string) => (r[n] as unknown[]).length
         const changed = await t.current.call({ method: 'PUT', url: `${entity.api.base}/update/${id}`, payload: { [field]: sampleInput(entity, refIds)[field] } })
         expect(changed.status).toBe(200)
         const unchanged = await t.current.call({ method: 'PUT', url: `${entity.api.base}/update/${id}`, payload: {} })
@@ -178,10 +181,21 @@ describeEachDatabase('contract rules', (t) => {
         expect(rows[0]!.changes).toEqual({
           ...Object.fromEntries(filled.map((n) => [n, [null, json(row[n])]])),
           ...Object.fromEntries(secrets.map((n) => [n, [null, '***']])),
+          ...Object.fromEntries(lines.map((n) => [n, [null, count(row, n)]])),
         })
         expect(JSON.stringify(rows)).not.toContain('$argon2')
-        expect(rows[1]!.changes).toEqual({ [field]: [json(row[field]), json(changed.body[field])] })
-        expect(rows[2]!.changes).toEqual(Object.fromEntries(filled.map((n) => [n, [json(changed.body[n]), null]])))
+        // The field, and what is computed from it (a document's total from its lines).
+        const differs = (n: string) => JSON.stringify(json(row[n])) !== JSON.stringify(json(changed.body[n]))
+        const followed = readable.filter((n) => n !== field && entity.fields[n]!.compute !== undefined && differs(n))
+        expect(rows[1]!.changes).toEqual({
+          [field]: lines.includes(field) ? [count(row, field), count(changed.body, field)] : [json(row[field]), json(changed.body[field])],
+          ...Object.fromEntries(followed.map((n) => [n, [json(row[n]), json(changed.body[n])]])),
+        })
+        expect(readable.filter((n) => n !== field && !followed.includes(n) && differs(n) && n !== 'updated_at')).toEqual([])
+        expect(rows[2]!.changes).toEqual({
+          ...Object.fromEntries(filled.map((n) => [n, [json(changed.body[n]), null]])),
+          ...Object.fromEntries(lines.map((n) => [n, [count(changed.body, n), null]])),
+        })
       })
     }
   })

@@ -222,16 +222,18 @@ describeEachDatabase(
         expect(res.body).toMatchObject({ line_count: 3, total: '84.00' })
         expect((await storedLines(t.current, created.id)).map((l) => l.id)).toEqual([c!.id, a!.id, res.body.items[2].id])
         const audit = await auditSince(t.current, since)
-        expect(audit.map((x) => `${x.entity} ${x.entity_id === b!.id ? 'b' : x.entity_id === a!.id ? 'a' : x.entity_id === c!.id ? 'c' : 'new'} ${x.action}`)).toEqual([
+        const named = (x: AuditRow) => (x.entity !== 'gadget_order_line' ? 'the order' : x.entity_id === b!.id ? 'b' : x.entity_id === a!.id ? 'a' : x.entity_id === c!.id ? 'c' : 'new')
+        expect(audit.map((x) => `${x.entity} ${named(x)} ${x.action}`)).toEqual([
           'gadget_order_line b delete',
           'gadget_order_line c update',
           'gadget_order_line a update',
           'gadget_order_line new create',
-          'gadget_order new update',
+          'gadget_order the order update',
         ])
         expect(audit[1]!.changes).toEqual({ position: [2, 0] })
         expect(audit[2]!.changes).toEqual({ quantity: [1, 5], total_price: ['10.00', '50.00'], position: [0, 1] })
-        expect(audit[4]!.changes).toEqual({ total: ['60.00', '84.00'] })
+        // The order's own entry: what that did to it, and that its lines changed (how many there are).
+        expect(audit[4]!.changes).toEqual({ total: ['60.00', '84.00'], items: [3, 3] })
 
         // The body of a read sent back whole (the original client's PUT) changes nothing.
         const again = await t.current.call({ method: 'PUT', url: `${ORDERS}/update/${created.id}`, payload: res.body })

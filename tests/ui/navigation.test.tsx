@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { entities, registry, reportRegistry, reports } from '../../schema'
 import { defineReport, f } from '../../schema/kit'
 import type { Report } from '../../schema/kit/report'
-import { navGroups, navigationEntries, navPages } from '../../schema/navigation'
+import { materialIcons, navGroups, navigationEntries, navPages } from '../../schema/navigation'
 import { App } from '../../src/app/App'
 import { createQueryClient } from '../../src/app/query-client'
 import { createAppRouter } from '../../src/app/router'
@@ -52,6 +52,9 @@ async function mainNavigation() {
   return screen.findByRole('navigation', { name: 'Main navigation' })
 }
 
+/** The items of `expected` that `actual` has, in `actual`'s order. */
+const inOrder = <T,>(actual: readonly T[], expected: readonly T[]) => actual.filter((x) => expected.includes(x))
+
 const hrefsIn = (element: HTMLElement) =>
   within(element)
     .getAllByRole('link')
@@ -68,15 +71,21 @@ describe('the navigation from the registry, when the menu cannot be read', () =>
     await renderAppWith('/apps/dashboards/project')
     const nav = await mainNavigation()
     const reportsGroup = await within(nav).findByRole('list', { name: 'Reports' })
-    expect(hrefsIn(reportsGroup)).toEqual([staffCosts.ui.path, changeLog.ui.path])
+    // The product's own entries in the spec's order (an entity or report added later may join them).
+    expect(inOrder(hrefsIn(reportsGroup), [staffCosts.ui.path, changeLog.ui.path])).toEqual([staffCosts.ui.path, changeLog.ui.path])
     expect(within(reportsGroup).getByRole('link', { name: 'Staff costs by branch' })).toBeInTheDocument()
     const groups = within(nav)
       .getAllByRole('list')
       .map((list) => list.getAttribute('aria-label'))
       .filter((label): label is string => label !== null)
-    expect(groups).toEqual(['Employee Management', 'Settings', 'User Config', 'Reports', 'Pages'])
+    const specGroups = ['Employee Management', 'Settings', 'User Config', 'Reports', 'Pages']
+    expect(inOrder(groups, specGroups)).toEqual(specGroups)
     const { customer_type, country, city, thana, branch, general_setting, homepage_slider } = registry
-    expect(hrefsIn(within(nav).getByRole('list', { name: 'Settings' }))).toEqual([customer_type, country, city, thana, branch, general_setting, homepage_slider].map((e) => e.ui.listPath))
+    const settings = [customer_type, country, city, thana, branch, general_setting, homepage_slider].map((e) => e.ui.listPath)
+    expect(inOrder(hrefsIn(within(nav).getByRole('list', { name: 'Settings' })), settings)).toEqual(settings)
+    // And nothing but the registry's entries.
+    const registered = new Set(navigationEntries(entities, reports).map((e) => e.url))
+    expect(hrefsIn(nav).filter((href) => href?.startsWith('/apps/') && !registered.has(href))).toEqual([])
     // The dashboard comes first, at the top level, as the server's menu has it.
     expect(hrefsIn(nav)[0]).toBe('/apps/dashboards/project')
   })
@@ -104,7 +113,10 @@ describe('the navigation from the registry, when the menu cannot be read', () =>
   it('places a report and an entity defined at run time where their nav says', () => {
     const items = registryNavigation(navigationEntries([...entities, gadgetOrder], [gadgetSales, ...reports]))
     const settings = items.find((i) => i.id === 'settings')!
-    expect(settings.children!.at(-1)).toMatchObject({ id: 'gadget_order', url: gadgetOrder.ui.listPath, icon: 'receipt', translate: 'entity.gadget_order.other' })
+    // After the app's settings entries (its order, 50, is past theirs).
+    const ids = settings.children!.map((c) => c.id)
+    expect(ids.indexOf('gadget_order')).toBeGreaterThan(ids.indexOf('homepage_slider'))
+    expect(settings.children!.find((c) => c.id === 'gadget_order')).toMatchObject({ url: gadgetOrder.ui.listPath, icon: 'receipt', translate: 'entity.gadget_order.other' })
     const reportItems = items.find((i) => i.id === 'reports')!.children!
     expect(reportItems.map((i) => i.id)).toEqual(['report-gadget_sales', 'report-staff_costs', 'report-change_log'])
     expect(reportItems[0]).toMatchObject({ url: '/apps/report-management/gadget-sales', translate: 'report.gadget_sales', icon: 'report' })
@@ -135,13 +147,15 @@ describe('the server’s menu', () => {
 })
 
 describe('icons', () => {
-  it('draws every Material icon the registry names', () => {
+  it('draws every Material icon the registry may name, and the ones it names are among them', () => {
+    const drawn = iconOfMaterial as Readonly<Record<string, string | undefined>>
+    expect(materialIcons.filter((name) => drawn[name] === undefined)).toEqual([])
     const named = [
       ...navigationEntries([...entities, gadgetOrder], [...reports, gadgetSales]).map((e) => e.icon),
       ...navGroups.map((g) => g.icon),
       ...navPages.map((p) => p.icon),
     ]
-    expect([...new Set(named)].filter((name) => iconOfMaterial[name] === undefined)).toEqual([])
+    expect([...new Set(named)].filter((name) => drawn[name] === undefined)).toEqual([])
   })
 })
 

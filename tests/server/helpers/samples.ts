@@ -63,6 +63,11 @@ export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown
       return { n, tags: ['a', 'b'] }
     case 'password':
       return `Secret-${n}`
+    case 'lines': {
+      // As many lines as the document needs (one at least), each a valid line of its own.
+      const spec = field.lines!
+      return Array.from({ length: Math.max(spec.min ?? 0, 1) }, (_, i) => sampleInput(spec.entity, refIds, n * 10 + i))
+    }
   }
 }
 
@@ -78,8 +83,10 @@ export function sampleInput(entity: AnyEntity, refIds: RefIds, n = next()): Valu
   return input
 }
 
+/** The entities a record refers to: its own references and its lines'. */
 export function targetsOf(entity: AnyEntity): string[] {
-  return [...new Set(Object.values(entity.fields).flatMap((f) => (f.ref && f.ref.target !== entity.name ? [f.ref.target] : [])))]
+  const fields = Object.values(entity.fields).flatMap((f) => (f.lines ? [f, ...Object.values(f.lines.entity.fields)] : [f]))
+  return [...new Set(fields.flatMap((f) => (f.ref && f.ref.target !== entity.name ? [f.ref.target] : [])))]
 }
 
 /**

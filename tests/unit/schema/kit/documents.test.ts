@@ -134,12 +134,13 @@ describe('the registry check of documents, actions, reports and navigation', () 
     expect(checkRegistry([totalled(['product']), line], {}, [report]).map((p) => p.message)).toContain("totals: 'product' is not a number or money field of 'invoice_line'")
   })
 
-  it('names a label field that cannot be searched, an unknown nav group, a bad total and an action path that is taken', () => {
+  it('names a label field that cannot be searched, an unknown nav group or icon, a bad total and an action path that is taken', () => {
     const unsearchable = defineEntity({ name: 'tag', module: 'test', listKey: 'tags', route: { area: 'tags', list: 'tags' }, fields: { name: f.text() }, nav: { group: 'nowhere', icon: 'x' }, actions: { search: {} } })
     const messages = checkRegistry([unsearchable]).map((p) => p.message)
     expect(messages).toContain('the label field must be searchable (a picker finds rows by it): mark it search: true')
     expect(messages).toContain("nav group 'nowhere' is not a group of schema/navigation.ts (employee-management, content-management, blogs-group, settings, user-config, support-ticket, reports, other)")
     expect(messages).toContain("action path 'search' is taken by another route of the entity")
+    expect(messages.find((m) => m.startsWith("nav icon 'x' is not one the shell draws: use one of schema/navigation.ts's materialIcons (dashboard, people"))).toBeDefined()
     const badTotal = defineReport({ name: 'bad', module: 'test', route: 'bad', params: {}, columns: { product: f.text() }, totals: ['product'] })
     expect(checkRegistry([], {}, [badTotal]).map((p) => p.message)).toContain("only number columns can be totalled (this one is 'text')")
   })
