@@ -118,7 +118,8 @@ describe('the navigation from the registry, when the menu cannot be read', () =>
     expect(ids.indexOf('gadget_order')).toBeGreaterThan(ids.indexOf('homepage_slider'))
     expect(settings.children!.find((c) => c.id === 'gadget_order')).toMatchObject({ url: gadgetOrder.ui.listPath, icon: 'receipt', translate: 'entity.gadget_order.other' })
     const reportItems = items.find((i) => i.id === 'reports')!.children!
-    expect(reportItems.map((i) => i.id)).toEqual(['report-gadget_sales', 'report-staff_costs', 'report-change_log'])
+    // First by its order (1), ahead of the app's own reports.
+    expect(inOrder(reportItems.map((i) => i.id), ['report-gadget_sales', 'report-staff_costs', 'report-change_log'])).toEqual(['report-gadget_sales', 'report-staff_costs', 'report-change_log'])
     expect(reportItems[0]).toMatchObject({ url: '/apps/report-management/gadget-sales', translate: 'report.gadget_sales', icon: 'report' })
   })
 })
