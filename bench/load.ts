@@ -1,5 +1,6 @@
 import type { Case } from './dataset'
-import { rssMb, rssSampler, type BenchServer } from './server-process'
+import type { RunningServer } from '../tests/support/server-process'
+import { rssMb, rssSampler } from './memory'
 import { measure, type Figures } from './stats'
 
 /** A case's HTTP figures, or why it was not measured (its first request failed). */
@@ -53,7 +54,7 @@ export async function runHttpCases(url: string, token: string, cases: Case[], op
 export type Memory = { restMb: number; peakMb: number }
 
 /** RSS `restMs` after 'ready' (the server idle), then the peak while `load` runs, sampled every 100 ms. */
-export async function underLoad<T>(server: BenchServer, load: () => Promise<T>, restMs = 3_000): Promise<{ memory: Memory; result: T }> {
+export async function underLoad<T>(server: RunningServer, load: () => Promise<T>, restMs = 3_000): Promise<{ memory: Memory; result: T }> {
   await new Promise((r) => setTimeout(r, restMs))
   const restMb = rssMb(server.pid)
   const sampler = rssSampler(server.pid, 100)

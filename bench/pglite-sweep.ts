@@ -18,7 +18,7 @@ import { benchCases } from './dataset'
 import { prepareDb } from './databases'
 import { mixRps, runHttpCases, signIn, underLoad, type Outcome } from './load'
 import type { PgliteTrial } from './pglite-options'
-import { spawnServer } from './server-process'
+import { startServer } from '../tests/support/server-process'
 
 const ROWS = Math.min(1_000_000, Math.max(1_000, Number(process.env.BENCH_ROWS ?? 100_000)))
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300)
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
         ...Object.entries(trial?.env ?? {}).map(([k, v]) => `${k}=${v}`),
       ].join(', ')
       const env = trial ? { ...db.serverEnv, ...trial.env, BENCH_PGLITE_OPTIONS: JSON.stringify({ settings: trial.settings, initialMemory: trial.initialMemory }) } : db.serverEnv
-      const server = await spawnServer(env, { ...(trial ? { preload } : {}), nodeArgs: trial?.nodeArgs })
+      const server = await startServer(env, { ...(trial ? { preload } : {}), nodeArgs: trial?.nodeArgs })
       try {
         const token = await signIn(server.url)
         const { memory, result } = await underLoad(server, () => runHttpCases(server.url, token, cases, { total: REQUESTS, concurrency: CONCURRENCY, warmup: 20 }))

@@ -21,7 +21,7 @@ import { postgresBinDir } from '../tests/support/postgres-cluster'
 import { benchCases, countMatches, SEARCH_TERM, type Case } from './dataset'
 import { prepareDb, type BenchDb, type Kind } from './databases'
 import { mixRps, runHttpCases, signIn, underLoad, type Memory, type Outcome } from './load'
-import { spawnServer } from './server-process'
+import { startServer } from '../tests/support/server-process'
 import { measure, type Figures } from './stats'
 
 const ROWS = Math.min(1_000_000, Math.max(1_000, Number(process.env.BENCH_ROWS ?? 100_000)))
@@ -94,7 +94,7 @@ async function floors(db: BenchDb, cases: Case[]): Promise<Map<string, Outcome>>
 async function serve<T>(db: BenchDb, cases: Case[], options: { preload?: string; env?: Record<string, string> } = {}, more?: (url: string, token: string) => Promise<T>) {
   if (db.kind === 'pglite') await db.closeConn()
   for (let attempt = 1; ; attempt++) {
-    const server = await spawnServer({ ...db.serverEnv, ...options.env }, { preload: options.preload })
+    const server = await startServer({ ...db.serverEnv, ...options.env }, { preload: options.preload })
     try {
       const token = await signIn(server.url)
       const { memory, result: http } = await underLoad(server, () => runHttpCases(server.url, token, cases, runOpts))

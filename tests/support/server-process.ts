@@ -6,22 +6,37 @@ import { freePort } from './postgres-cluster'
 
 /**
  * The real server on a free port, serving the built app from dist/, on its own temp
- * data directory unless `DATA_DIR` or `DATABASE_URL` is given. Spawned as node + tsx
- * directly: killing an `npm start` wrapper would leave the server running (toolchain §3.1).
+ * data directory unless `DATA_DIR` is given. Spawned as node + tsx directly: killing an
+ * `npm start` wrapper would leave the server running (toolchain §3.1). The journeys use it,
+ * and the bench (which reads the child's memory by its pid).
  */
-export type RunningServer = { url: string; dataDir: string; stop: () => Promise<void> }
+export type RunningServer = {
+  url: string
+  dataDir: string
+  pid: number
+  /** Whether the process is still running, and the tail of what it printed. */
+  state: () => string
+  /** Whether something other than `stop()` signalled or ended the server (another job on the machine, say). */
+  interrupted: () => boolean
+  stop: () => Promise<void>
+}
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/** `nodeArgs` go to node (V8 flags); `preload` adds `--import <module>` after tsx (the bench's PGlite settings sweep). */
+export type SpawnOptions = { preload?: string; nodeArgs?: readonly string[] }
+
+export async function startServer(env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<RunningServer> {
   const ownDir = env.DATA_DIR === undefined
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'server-'))
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const args = [...(options.nodeArgs ?? []), '--import', 'tsx', ...(options.preload ? ['--import', options.preload] : []), 'server/main.ts']
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  let stopping = false
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 90_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 120_000)
     child.stdout!.on('data', (d: Buffer) => {
       output += d.toString()
       if (/ready at/.test(output)) {
@@ -38,8 +53,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     dataDir,
+    pid: child.pid!,
+    interrupted: () => !stopping && (child.exitCode !== null || child.signalCode !== null || /shutting down/.test(output)),
+    state: () => `${child.exitCode === null && child.signalCode === null ? 'running' : `exited (${child.exitCode ?? child.signalCode})`}; its output ends:\n${output.slice(-2000)}`,
     stop: async () => {
-      if (child.exitCode === null) {
+      stopping = true
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r))
         child.kill('SIGTERM')
         await exited

@@ -3,6 +3,7 @@ import { useBlocker, useNavigate } from '@tanstack/react-router'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { useMessagesInLanguage } from './useMessagesInLanguage'
 import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
 import { useEntities } from '../entities-context'
@@ -28,7 +29,7 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
   // `updated_at` under the user's edits (the server would then accept them over someone
   // else's); only `reload` moves the form to what is stored now.
   const [row, setRow] = useState(openedRow)
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const isNew = row === null
@@ -83,17 +84,7 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
     if (changed.length > 0) void triggerCheck(changed)
   }, [checked, triggerCheck])
 
-  // Messages are rendered when a field is validated; after a language switch, render the
-  // shown ones again in the new language (the server's own messages stay as they came).
-  const language = i18n.resolvedLanguage
-  const { trigger, getFieldState } = form
-  useEffect(() => {
-    const shown = fieldNames.filter((name) => {
-      const error = getFieldState(name).error
-      return error !== undefined && error.type !== 'server'
-    })
-    if (shown.length > 0) void trigger(shown)
-  }, [language, fieldNames, trigger, getFieldState])
+  useMessagesInLanguage(form, fieldNames)
 
   // The display names of the record's references (`_labels`): no request per reference.
   const labels = useMemo(() => labelsOf(row), [row])

@@ -9,8 +9,8 @@ import { Banner } from '../ui/Banner'
 import { LazyConfirmDialog } from '../ui/LazyConfirmDialog'
 import { Icon } from '../ui/icons'
 import { FieldCell, isNumericCell } from './FieldCell'
-import { Pagination } from './Pagination'
-import { useListController, type ListController } from './useListController'
+import { Pagination } from '../ui/Pagination'
+import { isPageSize, pageSizes, useListController, type ListController } from './useListController'
 import { ListSearchBox, NewRecordLink } from './ListToolbar'
 import { TableFrame } from './TableFrame'
 import { RecordActions } from '../actions/RecordActions'
@@ -246,7 +246,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                   )}
                 </div>
               )}
-              <Pagination controller={controller} />
+              <Pagination paging={{ ...controller, setSize: (n) => isPageSize(n) && controller.setSize(n) }} sizes={pageSizes} />
 
             </>
           }

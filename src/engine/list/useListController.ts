@@ -11,6 +11,7 @@ import { useDebouncedValue } from '../useDebouncedValue'
  * single and bulk delete with a confirmation step. The view only renders this state.
  */
 export const pageSizes = [30, 50, 100] as const
+export const isPageSize = (n: number): n is PageSize => (pageSizes as readonly number[]).includes(n)
 export type PageSize = (typeof pageSizes)[number]
 export const SEARCH_DEBOUNCE_MS = 300
 

@@ -11,8 +11,8 @@ import { useEntityRecord } from '../queries'
 import { Banner } from '../ui/Banner'
 import { Icon } from '../ui/icons'
 import { Spinner } from '../ui/PageSpinner'
-import { ReportPagination } from './ReportPagination'
-import type { ParamValue } from './report-search'
+import { Pagination } from '../ui/Pagination'
+import { REPORT_PAGE_SIZES, type ParamValue } from './report-search'
 import { useReportController, type ReportController } from './useReportController'
 
 /**
@@ -173,7 +173,7 @@ function ReportTable({ controller: c }: { controller: ReportController }) {
         <>
           {!c.isRunnable && <StateMessage icon="report" text={t('report.not_run')} />}
           {isEmpty && <StateMessage icon="folder" text={t('report.empty')} />}
-          {report.isPaged && c.hasRun && !isEmpty && <ReportPagination controller={c} />}
+          {report.isPaged && c.hasRun && !isEmpty && <Pagination paging={c} sizes={REPORT_PAGE_SIZES} />}
         </>
       }
     >

@@ -3,6 +3,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router'
 import { useEffect, useMemo } from 'react'
 import { useForm, type Resolver } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { useMessagesInLanguage } from '../form/useMessagesInLanguage'
 import type { Report } from '../../../schema/kit/report'
 import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
@@ -30,7 +31,7 @@ export const reportKeys = {
 const noRows: readonly ReportRow[] = []
 
 export function useReportController(report: Report) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const navigate = useNavigate()
   const rawSearch = useSearch({ strict: false }) as Record<string, unknown>
   const search = useMemo(() => splitReportSearch(report, rawSearch), [report, rawSearch])
@@ -69,22 +70,14 @@ export function useReportController(report: Report) {
   const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues: addressValues, mode: 'onSubmit', reValidateMode: 'onChange' })
 
   // The address changed (a run, Back, a link): the form shows it, and what is wrong with it.
-  const { reset, setError, trigger, getFieldState } = form
+  const { reset, setError } = form
   useEffect(() => {
     reset(addressValues)
     if (!addressCheck.success && hasParams) for (const [field, message] of Object.entries(addressCheck.errors)) setError(field, { type: 'validate', message })
     // Only a new set of parameters resets the form: not a new page, nor a new language.
   }, [key])
 
-  // Messages are rendered when judged; after a language switch, judge the shown ones again.
-  const language = i18n.resolvedLanguage
-  useEffect(() => {
-    const shown = fieldNames.filter((name) => {
-      const error = getFieldState(name).error
-      return error !== undefined && error.type !== 'server'
-    })
-    if (shown.length > 0) void trigger(shown)
-  }, [language, fieldNames, trigger, getFieldState])
+  useMessagesInLanguage(form, fieldNames)
 
   const query = useQuery({
     queryKey: reportKeys.run(report.name, params, page, size),

@@ -1,19 +1,23 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useFormat } from '../../i18n/useFormat'
-import { Icon } from '../ui/icons'
-import { REPORT_PAGE_SIZES } from './report-search'
-import type { ReportController } from './useReportController'
+import { Icon } from './icons'
+
+/** What a paged table's footer reads and moves: a list's controller, a report's. */
+export type Paging = {
+  page: number
+  size: number
+  totalElements: number
+  totalPages: number
+  setSize: (size: number) => void
+  goToPage: (page: number) => void
+}
 
 const navButton =
   'rounded-md border border-slate-300 p-1.5 text-slate-600 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800'
 
-/**
- * A paged report's footer, as the list's (src/engine/list/Pagination.tsx, which is bound to
- * the list's controller): rows per page (30/50/100), the range shown, page x of y,
- * previous and next — each a new address, so Back goes to the page before.
- */
-export function ReportPagination({ controller: c }: { controller: ReportController }) {
+/** A paged table's footer: rows per page, the range shown, page x of y, previous and next. */
+export function Pagination({ paging: c, sizes }: { paging: Paging; sizes: readonly number[] }) {
   const { t } = useTranslation()
   const format = useFormat()
   const sizeId = useId()
@@ -29,7 +33,7 @@ export function ReportPagination({ controller: c }: { controller: ReportControll
           onChange={(e) => c.setSize(Number(e.target.value))}
           className="rounded-md border border-slate-300 bg-white py-1 ps-2 pe-7 text-sm dark:border-slate-700 dark:bg-slate-900"
         >
-          {REPORT_PAGE_SIZES.map((n) => (
+          {sizes.map((n) => (
             <option key={n} value={n}>
               {n}
             </option>
