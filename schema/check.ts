@@ -1,5 +1,5 @@
 import type { Entity, Fields, Report } from './kit'
-import { genericRoutes, validationKeys } from './kit'
+import { genericRoutes, isFilterable, validationKeys } from './kit'
 import { materialIcons, navGroups, navigationEntries, type MaterialIcon } from './navigation'
 
 const isMaterialIcon = (name: string): name is MaterialIcon => (materialIcons as readonly string[]).includes(name)
@@ -41,6 +41,10 @@ function fieldKeys(keys: Set<string>, fields: Fields, labelOf: (field: string) =
     for (const option of field.options ?? []) keys.add(`option.${option}`)
     for (const key of Object.values(field.messages ?? {})) keys.add(key)
     if (field.lines) keys.add('field.line')
+    // The messages of the rules a field opts into (its own words, or the registry's).
+    if (field.notAfter) keys.add(field.messages?.future_date ?? 'validation.future_date')
+    if (field.format === 'postal_code') keys.add(field.messages?.postal_code ?? 'validation.postal_code')
+    if (field.within) keys.add(field.messages?.not_within ?? 'validation.not_within')
   }
 }
 
@@ -52,6 +56,7 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     keys.add(`${e.labelKey}.other`)
     fieldKeys(keys, e.fields, e.fieldLabelKey)
     for (const rule of e.rules) keys.add(rule.message)
+    for (const section of e.sections) keys.add(section.label)
     for (const action of Object.values(e.actions)) {
       keys.add(action.labelKey)
       if (action.confirmKey) keys.add(action.confirmKey)
@@ -78,6 +83,59 @@ function isSearchableField(byName: ReadonlyMap<string, Entity<string, Fields>>, 
   if (field.kind !== 'ref' || depth > 0) return false
   const target = byName.get(field.ref!.target)
   return target !== undefined && target.searchFields.includes(target.labelField) && isSearchableField(byName, target, target.labelField, depth + 1)
+}
+
+/**
+ * A form's sections: named once each, every field a client may send in exactly one of them
+ * (a field left out would vanish from the form), no field the server sets.
+ */
+function sectionProblems(e: Entity<string, Fields>): RegistryProblem[] {
+  if (e.sections.length === 0) return []
+  const problems: RegistryProblem[] = []
+  const seenKeys = new Set<string>()
+  const placed = new Map<string, string>()
+  for (const section of e.sections) {
+    if (!IDENT.test(section.key)) problems.push({ entity: e.name, message: `section key '${section.key}' must match ${IDENT}` })
+    if (seenKeys.has(section.key)) problems.push({ entity: e.name, message: `duplicate section '${section.key}'` })
+    seenKeys.add(section.key)
+    if (section.fields.length === 0) problems.push({ entity: e.name, message: `section '${section.key}' has no fields` })
+    for (const name of section.fields) {
+      const field = e.fields[name]
+      if (!field) problems.push({ entity: e.name, message: `section '${section.key}' names '${name}', which is not a field` })
+      else if (field.isReadOnly) problems.push({ entity: e.name, field: name, message: `section '${section.key}' names a field the server sets: the form does not offer it` })
+      else if (placed.has(name)) problems.push({ entity: e.name, field: name, message: `in sections '${placed.get(name)}' and '${section.key}': a field belongs to one section` })
+      else placed.set(name, section.key)
+    }
+  }
+  for (const name of e.fieldNames) {
+    if (!e.fields[name]!.isReadOnly && !placed.has(name)) problems.push({ entity: e.name, field: name, message: `is in no section: list it in one of ${e.sections.map((x) => `'${x.key}'`).join(', ')}` })
+  }
+  return problems
+}
+
+/**
+ * `within: { city: 'city' }` on a reference to `thana`: `thana.city` and this entity's `city`
+ * are references to the same entity, so that their values can be compared.
+ */
+function withinProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  for (const name of e.fieldNames) {
+    const field = e.fields[name]!
+    if (!field.within) continue
+    const target = field.ref ? byName.get(field.ref.target) : undefined
+    if (field.kind !== 'ref' || !target) {
+      if (field.kind !== 'ref') problems.push({ entity: e.name, field: name, message: 'within is for a reference (f.ref)' })
+      continue
+    }
+    for (const [theirs, mine] of Object.entries(field.within)) {
+      const their = target.fields[theirs]
+      const my = e.fields[mine]
+      if (!their || their.kind !== 'ref' || their.isVirtual) problems.push({ entity: e.name, field: name, message: `within: '${theirs}' is not a stored reference of '${target.name}'` })
+      else if (!my || my.kind !== 'ref' || mine === name) problems.push({ entity: e.name, field: name, message: `within: '${mine}' is not another reference of '${e.name}'` })
+      else if (their.ref!.target !== my.ref!.target) problems.push({ entity: e.name, field: name, message: `within: '${target.name}.${theirs}' refers to '${their.ref!.target}' but '${mine}' to '${my.ref!.target}'` })
+    }
+  }
+  return problems
 }
 
 export function checkRegistry(
@@ -131,6 +189,8 @@ export function checkRegistry(
     for (const rule of e.rules) {
       if (!e.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
     }
+    problems.push(...sectionProblems(e))
+    problems.push(...withinProblems(byName, e))
     // The first segments the entity's routes already use: an action named so would shadow one.
     const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!)])
     for (const action of Object.values(e.actions)) {
@@ -189,9 +249,12 @@ export function checkRegistry(
         const target = byName.get(field.ref.target)
         if (!target) {
           problems.push({ entity: e.name, field: name, message: `unknown ref target '${field.ref.target}' (registered: ${[...byName.keys()].join(', ')})` })
-        } else if (field.kind === 'ref' && field.ref.onDelete === 'set null' && field.isRequired && !isOverride) {
-          problems.push({ entity: e.name, field: name, message: `a required reference cannot use onDelete 'set null'` })
+        } else if (field.kind === 'ref' && field.ref.onDelete === 'setNull' && field.isRequired && !isOverride) {
+          problems.push({ entity: e.name, field: name, message: `a required reference cannot use onDelete 'setNull'` })
         }
+      }
+      if (field.uniqueWithin !== undefined && (!e.fields[field.uniqueWithin]?.sql || field.uniqueWithin === name || !e.ownFieldNames.includes(field.uniqueWithin) !== !e.ownFieldNames.includes(name))) {
+        problems.push({ entity: e.name, field: name, message: `unique within '${field.uniqueWithin}': that must be another stored field of the same table` })
       }
       if (field.isSearchable && !isSearchableField(byName, e, name)) {
         problems.push({ entity: e.name, field: name, message: `only text-like fields, or references to a row whose label is searchable, can be searchable (this one is '${field.kind}')` })
@@ -208,6 +271,9 @@ export function checkRegistry(
     if (orderField !== 'id' && !e.fields[orderField]) problems.push({ entity: e.name, message: `ordering '${e.ordering}' names an unknown field` })
     for (const s of e.searchFields) if (!e.fields[s]) problems.push({ entity: e.name, message: `search field '${s}' is not a field` })
     for (const c of e.listColumns) if (!e.fields[c]) problems.push({ entity: e.name, message: `list column '${c}' is not a field` })
+    for (const c of e.filterFields) {
+      if (!e.fields[c] || !isFilterable(e.fields[c])) problems.push({ entity: e.name, message: `filter '${c}' must be a stored choice, flag, reference, date or number field` })
+    }
     for (const r of e.extraRoutes) {
       if (!e.fields[r.field]) problems.push({ entity: e.name, message: `extra route '${r.path}' filters on unknown field '${r.field}'` })
       if (!IDENT.test(r.path)) problems.push({ entity: e.name, message: `extra route path '${r.path}' must match ${IDENT}` })

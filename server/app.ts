@@ -21,7 +21,7 @@ import { registerReportRoutes, type ReportRun } from './engine/reports'
 import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './engine/routes'
 import type { ActionHandler } from './engine/service'
 import { registerErrorHandling } from './http/errors'
-import { catalogues } from './i18n'
+import { catalogues, messageFor } from './i18n'
 
 /** A route as registered: what the permission matrix test walks, and where bespoke routes are checked. */
 export type RouteEntry = { method: string; url: string; config: FastifyContextConfig }
@@ -113,8 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { status: 'ok' }
   })
   // The login form is prefilled with the demo credentials in demo mode only (spec §5).
-  app.get('/api/auth/demo-credentials', async (_request, reply) =>
-    options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: 'Not in demo mode.' }),
+  app.get('/api/auth/demo-credentials', async (request, reply) =>
+    options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: messageFor(request.headers['accept-language'], { key: 'detail.not_demo' }) }),
   )
 
   const modules = options.modules ?? defaultModules(options)
@@ -144,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.method === 'GET' && distDir && !isApiPath(request.url) && !request.url.startsWith('/media/')) {
       return reply.type('text/html').sendFile('index.html', distDir)
     }
-    return reply.code(404).send({ detail: 'Not found.' })
+    return reply.code(404).send({ detail: messageFor(request.headers['accept-language'], { key: 'detail.path_not_found' }) })
   })
   return app
 }

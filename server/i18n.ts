@@ -3,6 +3,7 @@ import en from '../src/i18n/locales/en/registry.json' with { type: 'json' }
 import tr from '../src/i18n/locales/tr/registry.json' with { type: 'json' }
 import ar from '../src/i18n/locales/ar/registry.json' with { type: 'json' }
 import type { Catalogue } from '../schema/check'
+import { renderMessage, type Message } from '../schema/kit'
 
 /**
  * The server renders validation messages from the same catalogues as the browser (their
@@ -36,4 +37,9 @@ export function languageOf(header: string | undefined): Language {
     if ((languages as readonly string[]).includes(code)) return code as Language
   }
   return 'en'
+}
+
+/** A message in the language a request asks for (its Accept-Language header). */
+export function messageFor(acceptLanguage: string | string[] | undefined, message: Message): string {
+  return renderMessage(translator(languageOf(Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage)), message)
 }

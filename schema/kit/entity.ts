@@ -64,6 +64,16 @@ export interface Rule {
   readonly params?: (values: ComputeInput) => Record<string, string | number>
 }
 
+/**
+ * A part of an entity's form: a heading (`label`, an i18n key such as `section.address`) over
+ * its fields, in their order.
+ */
+export type FormSection<N extends string = string> = {
+  readonly key: string
+  readonly label: string
+  readonly fields: readonly N[]
+}
+
 /** Where an entity or a report sits in the navigation (groups: schema/navigation.ts). */
 export type NavSpec = {
   /** The id of a group of schema/navigation.ts. */
@@ -135,6 +145,11 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   search?: readonly FieldName<Merged<P, F>>[]
   /** Columns of the generic list; default: every field not hidden in lists. */
   listColumns?: readonly FieldName<Merged<P, F>>[]
+  /**
+   * The list's filter bar (choices, references, date and number ranges; each indexed).
+   * Default: the list columns that can be filtered (see `filterKinds`).
+   */
+  filters?: readonly FieldName<Merged<P, F>>[]
   /** UI paths: list at `/apps/<area>/<list>`, form at `/apps/<area>/<form ?? list>/{id}/{name?}`. Not for line entities. */
   route?: { area: string; list: string; form?: string }
   /**
@@ -146,6 +161,12 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   lineOf?: string
   /** Rules across fields, run in the browser and on the server (schema/kit/rules.ts has the common ones). */
   rules?: readonly Rule[]
+  /**
+   * The form's sections, in order (Account, Personal, Address…): every field a client may
+   * send in exactly one of them, which also gives the form's order. Without, the form is
+   * one grid of the fields in their declared order.
+   */
+  sections?: readonly FormSection<FieldName<Merged<P, F>>>[]
   /** Custom actions on a record: `POST …/<name>/{id}`, permission `<PREFIX>_<NAME>`, a button. */
   actions?: Readonly<Record<string, ActionSpec>>
   /** Its menu entry; `false` for none. Default: the group `other`. */
@@ -211,6 +232,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly ordering: string
   readonly searchFields: readonly string[]
   readonly listColumns: readonly string[]
+  /** The fields the list's filter bar offers: choices and flags (equality), references, dates and numbers (ranges). */
+  readonly filterFields: readonly string[]
   readonly extraRoutes: readonly ListByRoute[]
   readonly publicActions: readonly Action[]
   readonly selfActions: readonly Action[]
@@ -223,6 +246,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   /** Its fields of kind `lines`. */
   readonly linesFieldNames: readonly string[]
   readonly rules: readonly Rule[]
+  /** The form's sections; empty for a form of one grid. */
+  readonly sections: readonly FormSection[]
   readonly actions: Readonly<Record<string, EntityAction>>
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
@@ -248,6 +273,14 @@ const actionOf = (permission: string, name: string, spec: ActionSpec): EntityAct
 })
 
 export const DEFAULT_NAV_GROUP = 'other'
+
+/** Kinds a list can be filtered by: equality for choices, flags and references; ranges for dates and numbers. */
+export const filterKinds = ['enum', 'boolean', 'ref', 'date', 'datetime', 'integer', 'decimal'] as const
+export type RangeKind = 'date' | 'datetime' | 'integer' | 'decimal'
+export const isRangeKind = (kind: string): kind is RangeKind => kind === 'date' || kind === 'datetime' || kind === 'integer' || kind === 'decimal'
+/** A stored column of a filterable kind, that a client may read. */
+export const isFilterable = (field: AnyField): boolean =>
+  (filterKinds as readonly string[]).includes(field.kind) && field.sql !== undefined && !field.isWriteOnly
 
 export function defineEntity<const N extends string, const F extends Fields, const P extends Fields = Record<never, never>>(
   config: EntityConfig<N, F, P>,
@@ -278,6 +311,8 @@ export function defineEntity<const N extends string, const F extends Fields, con
     ordering: config.ordering ?? '-id',
     searchFields: config.search ?? fieldNames.filter((n) => fields[n]!.isSearchable),
     listColumns: config.listColumns ?? fieldNames.filter((n) => !fields[n]!.isHiddenInList),
+    // A list column that is not a field is the registry check's to report, not a reason to fail here.
+    filterFields: config.filters ?? (config.listColumns ?? fieldNames.filter((n) => !fields[n]!.isHiddenInList)).filter((n) => fields[n] !== undefined && isFilterable(fields[n])),
     extraRoutes: config.extraRoutes ?? [],
     publicActions: config.public ?? [],
     selfActions: config.selfAccess ?? [],
@@ -288,6 +323,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     isLine,
     linesFieldNames: fieldNames.filter((n) => fields[n]!.kind === 'lines'),
     rules: config.rules ?? [],
+    sections: config.sections ?? [],
     actions: Object.fromEntries(Object.entries(config.actions ?? {}).map(([name, spec]) => [name, actionOf(permission, name, spec)])),
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],

@@ -24,13 +24,22 @@ export type Cell =
 /** required: must be present; optional: null when absent; default: the default when absent. */
 export type Presence = 'required' | 'optional' | 'default'
 
-export type OnDelete = 'restrict' | 'cascade' | 'set null'
+/** Texts of a known shape (`f.postalCode()`). */
+export type TextFormat = 'postal_code'
+
+/**
+ * What deleting a referenced row does to the rows that refer to it: `restrict` refuses the
+ * delete (the default: nothing is lost by surprise), `setNull` clears the reference (a
+ * deliberate registry choice, for an optional reference), `cascade` deletes them with it.
+ */
+export type OnDelete = 'restrict' | 'cascade' | 'setNull'
 
 /** The rules whose message a field may replace with its own i18n key (`messages`). */
 export type MessageRule =
   | 'required' | 'invalid' | 'text' | 'max_length' | 'min_length' | 'email' | 'phone' | 'url'
   | 'integer' | 'min_value' | 'max_value' | 'decimal' | 'boolean' | 'date' | 'datetime'
   | 'choice' | 'ref' | 'refs' | 'file' | 'json' | 'lines' | 'line_id'
+  | 'future_date' | 'postal_code' | 'not_within'
 
 /** Own messages of a field, by rule: i18n keys under `validation.` (the registry check verifies them). */
 export type FieldMessages = { readonly [R in MessageRule]?: `validation.${string}` }
@@ -74,6 +83,8 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly isSearchable: boolean
   readonly isSortable: boolean
   readonly isUnique: boolean
+  /** With `isUnique`: unique among the rows with the same value of this other field (a district's name within its country). */
+  readonly uniqueWithin?: string
   readonly isHiddenInList: boolean
   /** Set by the server only: never taken from a request body (e.g. `last_login`). */
   readonly isReadOnly: boolean
@@ -91,8 +102,21 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly isVirtual: boolean
   /** Taken from the request for the rules and hooks to judge, never stored or answered. */
   readonly isTransient: boolean
+  /** False for a value that is not business activity (a user's own UI settings): the audit log leaves it out. */
+  readonly isAudited: boolean
   /** `label`: list rows carry the referenced row's label instead of `{id, name}` (a contract's list shape). */
   readonly listAs?: 'label'
+  /**
+   * A reference that lies within others of the record (a police station within its
+   * district): `{ city: 'city' }` — the target's field `city` must equal this record's
+   * `city`. The form's picker lists only such rows and choosing one fills that field in;
+   * changing it clears a choice no longer within it; the server refuses a pair that disagrees.
+   */
+  readonly within?: Readonly<Record<string, string>>
+  /** A date that cannot be later than today (a birthday): judged in the browser and on the server. */
+  readonly notAfter?: 'today'
+  /** A text of a known shape, judged as such (`postal_code`: see `postalCode`). */
+  readonly format?: TextFormat
   readonly lines?: LinesSpec
   readonly messages?: FieldMessages
   readonly defaultValue?: V
@@ -123,7 +147,8 @@ type Common<V> = {
   label?: string
   search?: boolean
   sortable?: boolean
-  unique?: boolean
+  /** No two rows have the same value; `{ within: 'country' }`: no two rows with the same value of that field. */
+  unique?: boolean | { within: string }
   hideInList?: boolean
   /** Set by the server only; a value in a request body is ignored. Cannot be required. */
   readOnly?: boolean
@@ -135,14 +160,16 @@ type Common<V> = {
   virtual?: boolean
   /** An input-only value (a confirmation): validated, seen by rules and hooks, never stored or answered. */
   transient?: boolean
+  /** `false`: changes to it are not business activity (UI settings) and the audit log leaves them out. */
+  audited?: boolean
 }
 
 type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { default: unknown } ? 'default' : 'optional'
 
 type Spec<V> = Omit<
   Field<V>,
-  | 'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly'
-  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient'
+  | 'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'uniqueWithin' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly'
+  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient' | 'isAudited'
 > & {
   isSearchable?: boolean
   isSortable?: boolean
@@ -164,7 +191,8 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     label: o.label,
     isSearchable: isVirtual ? false : (o.search ?? isSearchable ?? false),
     isSortable: isVirtual ? false : (o.sortable ?? isSortable ?? true),
-    isUnique: o.unique ?? false,
+    isUnique: o.unique !== undefined && o.unique !== false,
+    uniqueWithin: typeof o.unique === 'object' ? o.unique.within : undefined,
     // A write-only value has nothing to show in a list.
     isHiddenInList: writeOnly || (o.hideInList ?? false),
     // The write layer sets a computed value: a client's is ignored.
@@ -173,6 +201,7 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     compute: o.compute,
     isVirtual,
     isTransient,
+    isAudited: o.audited ?? true,
     messages: o.messages,
     defaultValue: o.default,
   }
@@ -227,6 +256,15 @@ export function normalizePhone(raw: string): string {
 
 export function phone<const O extends Common<string>>(o: O = {} as O) {
   return field<string, O>(o, { kind: 'phone', widget: 'phone', cell: 'text', sql: { type: 'varchar(32)' }, maxLength: 16 })
+}
+
+/**
+ * A postal code (`1212`, `SW1A 1AA`, `12345-6789`): 3 to 12 letters, digits, spaces or
+ * hyphens with at least one digit, kept in capitals with single spaces. The column is the
+ * contract's `string(50)`.
+ */
+export function postalCode<const O extends Common<string>>(o: O = {} as O) {
+  return field<string, O>(o, { kind: 'text', widget: 'text', cell: 'text', sql: { type: 'varchar(50)' }, minLength: 3, maxLength: 12, format: 'postal_code' })
 }
 
 export function url<const O extends Common<string> & { max?: number }>(o: O = {} as O) {
@@ -304,8 +342,9 @@ export function boolean<const O extends Common<boolean>>(o: O = { default: false
   })
 }
 
-export function date<const O extends Common<string>>(o: O = {} as O) {
-  return field<string, O>(o, { kind: 'date', widget: 'date', cell: 'date', sql: { type: 'date' } })
+/** A calendar day, `YYYY-MM-DD`. `notAfter: 'today'`: a day in the future is refused (a birthday). */
+export function date<const O extends Common<string> & { notAfter?: 'today' }>(o: O = {} as O) {
+  return field<string, O>(o, { kind: 'date', widget: 'date', cell: 'date', sql: { type: 'date' }, notAfter: o.notAfter })
 }
 
 export function datetime<const O extends Common<string>>(o: O = {} as O) {
@@ -328,15 +367,19 @@ export function choice<const T extends readonly [string, ...string[]], const O e
 /**
  * A reference (foreign key). `search: true` makes the list search match the referenced
  * row's label; `listAs: 'label'` puts that label in list rows instead of `{id, name}`.
+ * `within: { city: 'city' }` limits it to target rows whose `city` is this record's `city`.
+ * Deleting the referenced row is refused while this row refers to it, unless `onDelete`
+ * says otherwise (`setNull`, `cascade`).
  */
-export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: 'label' }>(target: string, o: O = {} as O) {
+export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: 'label'; within?: Readonly<Record<string, string>> }>(target: string, o: O = {} as O) {
   return field<number, O>(o, {
     kind: 'ref',
     widget: 'ref-select',
     cell: 'ref',
     sql: { type: 'bigint' },
-    ref: { target, onDelete: o.onDelete ?? (o.required ? 'restrict' : 'set null') },
+    ref: { target, onDelete: o.onDelete ?? 'restrict' },
     listAs: o.listAs,
+    within: o.within,
   })
 }
 

@@ -59,10 +59,11 @@ export function messageOfIssue(issue: z.core.$ZodIssue, labelKey: string, entity
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string
 
-/** Renders a message in the translator's language; `label`/`entity` params are keys. */
+/** Renders a message in the translator's language; `label`/`other`/`entity` params are keys (`other`: another field's label). */
 export function renderMessage(t: Translate, m: Message): string {
   const params = { ...m.params }
   if (typeof params.label === 'string') params.label = t(params.label)
+  if (typeof params.other === 'string') params.other = t(params.other)
   if (typeof params.entity === 'string') params.entity = t(`${params.entity}.one`)
   return t(m.key, params)
 }

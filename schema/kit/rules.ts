@@ -21,6 +21,14 @@ export function sameAs(field: string, other: string, message: `validation.${stri
   }
 }
 
+/**
+ * At least one of the fields has a value: a record with nothing in it is refused (a slide
+ * with no title, link, image or text). The message goes on the first field.
+ */
+export function atLeastOne(fields: readonly [string, ...string[]], message: `validation.${string}` = 'validation.empty_record'): Rule {
+  return { field: fields[0], message, fields, check: (values) => fields.some((f) => isSet(values[f])) }
+}
+
 /** Exactly one of the fields has a value ("either a head group or a head primary group, but not both"). */
 export function exactlyOne(fields: readonly [string, string, ...string[]], message: `validation.${string}`): Rule {
   return { field: fields[0], message, fields, check: (values) => fields.filter((f) => isSet(values[f])).length === 1 }

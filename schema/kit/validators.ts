@@ -68,6 +68,25 @@ function isCalendarDate(s: string): boolean {
   return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
 }
 
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/**
+ * Today as `YYYY-MM-DD` in the calendar of whoever judges: the browser's day for the form,
+ * the server's for a request (a date in the future is refused on both sides).
+ */
+export function todayIso(now: Date = new Date()): string {
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+}
+
+/** Arabic-Indic and Persian digits as ASCII ones: a code typed on an Arabic keyboard is the same code. */
+const asciiDigits = (s: string) => s.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String((d.charCodeAt(0) & 0xf) % 10))
+
+/** Capitals, single spaces: `sw1a  1aa` is `SW1A 1AA`. */
+export const normalizePostalCode = (s: string) => asciiDigits(s).replace(/\s+/g, ' ').toLocaleUpperCase('en')
+
+/** Letters, digits, single spaces and hyphens, starting and ending with a letter or digit, a digit among them. */
+const POSTAL_CODE = /^(?=.*\d)[A-Z0-9](?:[A-Z0-9 -]*[A-Z0-9])?$/
+
 const truthy = new Set(['true', '1', 'on', 'yes'])
 const falsy = new Set(['false', '0', 'off', 'no'])
 
@@ -77,9 +96,12 @@ function baseOf(f: AnyField): z.ZodType {
   switch (f.kind) {
     case 'text': {
       let s = z.string({ error: m('text') }).trim()
+      if (f.format === 'postal_code') s = s.overwrite(normalizePostalCode)
       if (f.normalize) s = s.overwrite(normalizers[f.normalize])
-      if (f.minLength !== undefined) s = s.min(f.minLength, { error: m('min_length') })
-      if (f.maxLength !== undefined) s = s.max(f.maxLength, { error: m('max_length') })
+      // A value of the wrong length is told so, not also that its shape is wrong.
+      if (f.minLength !== undefined) s = s.min(f.minLength, { error: m('min_length'), abort: true })
+      if (f.maxLength !== undefined) s = s.max(f.maxLength, { error: m('max_length'), abort: true })
+      if (f.format === 'postal_code') s = s.regex(POSTAL_CODE, { error: m('postal_code') })
       return s
     }
     case 'email':
@@ -129,8 +151,10 @@ function baseOf(f: AnyField): z.ZodType {
         ctx.addIssue({ code: 'custom', message: m('boolean') })
         return z.NEVER
       })
-    case 'date':
-      return z.string({ error: m('date') }).trim().refine(isCalendarDate, { error: m('date') })
+    case 'date': {
+      const day = z.string({ error: m('date') }).trim().refine(isCalendarDate, { error: m('date'), abort: true })
+      return f.notAfter === 'today' ? day.refine((s) => s <= todayIso(), { error: m('future_date') }) : day
+    }
     case 'datetime':
       return z
         .string({ error: m('datetime') })

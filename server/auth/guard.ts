@@ -36,7 +36,7 @@ export function authenticate(db: Db, secret: string) {
     // A public route ignores the Authorization header: a stale token must not lock a guest out.
     if (request.routeOptions.config.isPublic) return
     const token = bearerToken(request.headers.authorization)
-    if (!token) throw new UnauthorizedError('Authentication credentials were not provided.')
+    if (!token) throw new UnauthorizedError({ key: 'detail.no_credentials' })
     let userId: number
     try {
       userId = (await verifyToken(secret, token)).userId
@@ -54,10 +54,10 @@ export async function authorize(request: FastifyRequest): Promise<void> {
   const { permission, isPublic, selfParam, selfQuery } = request.routeOptions.config
   if (isPublic) return
   const principal = request.principal
-  if (!principal) throw new UnauthorizedError('Authentication credentials were not provided.')
+  if (!principal) throw new UnauthorizedError({ key: 'detail.no_credentials' })
   if (permission === undefined) return
   if (selfParam && String((request.params as Record<string, unknown>)[selfParam]) === String(principal.id)) return
   if (selfQuery && String((request.query as Record<string, unknown>)[selfQuery]) === String(principal.id)) return
   const wanted = typeof permission === 'string' ? [permission] : permission
-  if (!wanted.some((p) => can(principal, p))) throw new ForbiddenError(`You don't have these permissions [${wanted.join(', ')}]`)
+  if (!wanted.some((p) => can(principal, p))) throw new ForbiddenError({ key: 'detail.forbidden', params: { permissions: wanted.join(', ') } })
 }

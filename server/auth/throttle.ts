@@ -31,7 +31,7 @@ export function loginThrottle(app: FastifyInstance, options: ThrottleOptions = D
         const state = await limiter(request, { increment: false })
         if (!state.isAllowed && state.remaining === 0) {
           const seconds = Math.max(1, state.ttlInSeconds)
-          throw new TooManyRequestsError(`Too many failed sign-in attempts. Try again in ${seconds} seconds.`, seconds)
+          throw new TooManyRequestsError({ key: 'detail.throttled', params: { seconds } }, seconds)
         }
       }
     },

@@ -5,6 +5,8 @@ export type LiveColumn = { type: string; notNull: boolean }
 export type LiveSchema = {
   tables: Map<string, Map<string, LiveColumn>>
   constraints: Set<string>
+  /** ON DELETE action of each foreign key, by constraint name. */
+  foreignKeys: Map<string, string>
   indexes: Set<string>
   triggers: Set<string>
   hasTrgm: boolean
@@ -45,9 +47,14 @@ export async function introspect(db: Executor): Promise<LiveSchema> {
     t.set(c.column_name, { type: typeName(c), notNull: c.is_nullable === 'NO' })
   }
   const names = async (q: ReturnType<typeof sql<{ name: string }>>) => new Set((await q.execute(db)).rows.map((r) => r.name))
+  const actions: Record<string, string> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' }
+  const foreignKeys = await sql<{ name: string; action: string }>`
+    select c.conname as name, c.confdeltype as action from pg_constraint c join pg_namespace n on n.oid = c.connamespace
+    where n.nspname = current_schema() and c.contype = 'f'`.execute(db)
   return {
     tables,
     constraints: await names(sql`select conname as name from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = current_schema()`),
+    foreignKeys: new Map(foreignKeys.rows.map((r) => [r.name, actions[r.action] ?? r.action])),
     indexes: await names(sql`select indexname as name from pg_indexes where schemaname = current_schema()`),
     triggers: await names(sql`select tgname as name from pg_trigger where not tgisinternal`),
     hasTrgm: (await names(sql`select extname as name from pg_extension`)).has('pg_trgm'),

@@ -1,4 +1,4 @@
-import { columnFields, lineLinkColumn, LINE_POSITION, type Entity, type Fields, type OnDelete } from '../../schema/kit'
+import { columnFields, isRangeKind, lineLinkColumn, LINE_POSITION, type Entity, type Fields, type OnDelete } from '../../schema/kit'
 
 /**
  * The tables, constraints and indexes the registry declares, as plain data. The sync
@@ -8,8 +8,13 @@ export type ColumnSpec = { name: string; type: string; notNull: boolean; default
 /** `parent`: the table's id is the parent's id (multi-table inheritance), not an identity of its own. */
 /** `parent`: the table's id is another table's row id (multi-table inheritance, or `idFrom`), not an identity of its own. */
 export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean; parent?: string }
-export type ForeignKeySpec = { name: string; table: string; column: string; target: string; onDelete: OnDelete }
-export type UniqueSpec = { name: string; table: string; column: string }
+/** A foreign key's ON DELETE action, as SQL writes it. */
+export type SqlOnDelete = 'restrict' | 'cascade' | 'set null'
+export type ForeignKeySpec = { name: string; table: string; column: string; target: string; onDelete: SqlOnDelete }
+/** `within`: the value is unique among the rows with the same value of that other column (a district's name per country). */
+export type UniqueSpec = { name: string; table: string; column: string; within?: string }
+
+export const sqlOnDelete = (onDelete: OnDelete): SqlOnDelete => (onDelete === 'setNull' ? 'set null' : onDelete)
 /**
  * `search`: a trigram index on the column's unaccented text (`bo_unaccent(col) gin_trgm_ops`),
  * which the list search and `q` use to match any part, ignoring case and accents.
@@ -65,11 +70,18 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
       const sqlColumn = field.sql!
       columns.push({ name, type: sqlColumn.type, notNull: field.presence !== 'optional', default: sqlColumn.default })
       if (field.ref) {
-        spec.foreignKeys.push({ name: `${e.name}_${name}_fkey`, table: e.name, column: name, target: field.ref.target, onDelete: field.ref.onDelete })
+        spec.foreignKeys.push({ name: `${e.name}_${name}_fkey`, table: e.name, column: name, target: field.ref.target, onDelete: sqlOnDelete(field.ref.onDelete) })
         index(e.name, name, 'btree')
       }
-      if (field.isUnique) spec.uniques.push({ name: `${e.name}_${name}_key`, table: e.name, column: name })
+      if (field.isUnique) spec.uniques.push({ name: `${e.name}_${name}_key`, table: e.name, column: name, ...(field.uniqueWithin ? { within: field.uniqueWithin } : {}) })
+      // The list's filters: a range (dates, numbers) or a choice is answered from an index (references have theirs; a flag's two values are not worth one).
+      if (e.filterFields.includes(name) && (isRangeKind(field.kind) || field.kind === 'enum') && !field.isUnique) index(e.name, name, 'btree')
       if (field.isSearchable && field.kind !== 'ref') index(e.name, name, 'search')
+    }
+    // A filter on an inherited field (an employee's gender) is served on the parent's table.
+    for (const name of e.filterFields.filter((n) => e.parent && !e.ownFieldNames.includes(n))) {
+      const field = e.fields[name]!
+      if ((isRangeKind(field.kind) || field.kind === 'enum') && !field.isUnique) index(e.parent!.name, name, 'btree')
     }
     const orderField = e.ordering.replace(/^-/, '')
     if (orderField !== 'id' && e.ownFieldNames.includes(orderField) && !e.fields[orderField]?.isUnique) index(e.name, orderField, 'btree')

@@ -112,9 +112,29 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
     }
   }
   for (const u of desired.uniques) {
-    if (!live.constraints.has(u.name)) step(`unique ${u.table}.${u.column}`, sql`alter table ${id(u.table)} add constraint ${id(u.name)} unique (${id(u.column)})`)
+    if (live.constraints.has(u.name)) continue
+    const columns = [u.column, ...(u.within ? [u.within] : [])]
+    const what = `${u.table}.${u.column}${u.within ? ` (within ${u.within})` : ''}`
+    // Rows that already repeat a value would make the constraint fail: say which, and leave the data to a person.
+    const repeated = live.tables.has(u.table)
+      ? await sql<{ n: number }>`select count(*) as n from (select 1 from ${id(u.table)} where ${id(u.column)} is not null
+          group by ${sql.join(columns.map((c) => id(c)))} having count(*) > 1) d`.execute(trx)
+      : undefined
+    const n = Number(repeated?.rows[0]?.n ?? 0)
+    if (n > 0) plan.refusals.push(`${what} became unique but ${n} value(s) appear more than once: write a migration in server/db/migrations/ that renames or merges them`)
+    else step(`unique ${what}`, sql`alter table ${id(u.table)} add constraint ${id(u.name)} unique (${sql.join(columns.map((c) => id(c)))})`)
   }
   for (const fk of desired.foreignKeys) {
+    const action = live.foreignKeys.get(fk.name)
+    // Another ON DELETE action (a reference that now refuses, or now clears): the constraint is made again; no row changes.
+    if (action !== undefined && action !== fk.onDelete) {
+      step(
+        `on delete ${fk.onDelete} for ${fk.table}.${fk.column}`,
+        sql`alter table ${id(fk.table)} drop constraint ${id(fk.name)}, add constraint ${id(fk.name)} foreign key (${id(fk.column)})
+            references ${id(fk.target)} (id) on delete ${sql.raw(fk.onDelete)}`,
+      )
+      continue
+    }
     if (live.constraints.has(fk.name)) continue
     step(
       `foreign key ${fk.table}.${fk.column} -> ${fk.target}`,

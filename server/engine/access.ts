@@ -33,11 +33,11 @@ export function authorize(ctx: EngineCtx, action: Action | { permission: string 
   // Reads the registry makes public (the site settings the login screen reads) need no one.
   if (typeof action === 'string' && ctx.entity.publicActions.includes(action)) return
   const actor = ctx.actor
-  if (!actor) throw new UnauthorizedError('Authentication credentials were not provided.')
+  if (!actor) throw new UnauthorizedError({ key: 'detail.no_credentials' })
   const permission = typeof action === 'string' ? ctx.entity.permissions[action] : action.permission
   if (can(actor, permission)) return
   if (typeof action === 'string' && isOwnRow(ctx.entity, actor, action, rowId)) return
-  throw new ForbiddenError(`You don't have these permissions [${permission}]`)
+  throw new ForbiddenError({ key: 'detail.forbidden', params: { permissions: permission } })
 }
 
 /** The entity's row scope for the caller, as filters; none for the system or an entity without one. */

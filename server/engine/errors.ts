@@ -1,4 +1,5 @@
 import type { Message } from '../../schema/kit'
+import { messageFor } from '../i18n'
 
 /**
  * Domain and engine code throws these; one error handler turns them into responses
@@ -22,7 +23,8 @@ export class ValidationError extends HttpError {
  */
 abstract class DetailError extends HttpError {
   constructor(readonly detail: string | Message) {
-    super(typeof detail === 'string' ? detail : detail.key)
+    // The message (for logs and code that catches it) is the English text.
+    super(typeof detail === 'string' ? detail : messageFor('en', detail))
   }
 }
 

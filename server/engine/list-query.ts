@@ -12,6 +12,8 @@ import type { Executor, Row } from '../db/types'
  */
 export type Filter =
   | { field: string; op: 'contains' | 'equals'; value: string | number | boolean | null }
+  /** Bounds, inclusive (`gte`, `lte`), or up to the end of a day (`before_day`, for a datetime). Numbers compare as numeric. */
+  | { field: string; op: 'gte' | 'lte' | 'before_day'; value: string }
   /** `q`: any searchable field contains the text, ignoring case and accents. */
   | { op: 'search'; value: string }
 export type ListQuery = { filters: Filter[]; ordering: string; page?: { page: number; size: number } }
@@ -73,9 +75,36 @@ function whereClause(registry: Registry, entity: Entity<string, Fields>, alias: 
     const isAudit = f.field === 'id' || f.field === 'created_by' || f.field === 'updated_by'
     if (!isAudit && !entity.fields[f.field]) throw new Error(`unknown filter field ${f.field}`)
     if (f.op === 'contains') return containsClause(registry, entity, alias, f.field, String(f.value))
+    if (f.op === 'gte' || f.op === 'lte' || f.op === 'before_day') return boundClause(entity, alias, f)
     return f.value === null ? sql`${ref(alias, f.field)} is null` : sql`${ref(alias, f.field)} = ${f.value}`
   })
   return sql`where ${sql.join(conditions, sql` and `)}`
+}
+
+/** A range bound: numbers as numeric (an integer column and a bound of 2.5 compare exactly, and never overflow), days as dates. */
+function boundClause(entity: Entity<string, Fields>, alias: string, f: { field: string; op: 'gte' | 'lte' | 'before_day'; value: string }): RawBuilder<unknown> {
+  const column = sql`${ref(alias, f.field)}`
+  const kind = entity.fields[f.field]?.kind ?? 'datetime'
+  if (f.op === 'before_day') return sql`${column} < ${f.value}::date + 1`
+  const whole = kind === 'integer' ? wholeBound(f.value, f.op === 'gte' ? 'up' : 'down') : undefined
+  const value =
+    whole !== undefined ? sql`${whole}::bigint` : kind === 'integer' || kind === 'decimal' ? sql`${f.value}::numeric` : kind === 'date' ? sql`${f.value}::date` : sql`${f.value}::timestamptz`
+  return f.op === 'gte' ? sql`${column} >= ${value}` : sql`${column} <= ${value}`
+}
+
+/**
+ * The integer bound of an integer column that a decimal bound means (≥ 2.5 is ≥ 3, ≤ 2.5
+ * is ≤ 2), so the comparison stays on the column's type and its index; beyond bigint's
+ * digits, undefined (compared as numeric).
+ */
+function wholeBound(value: string, round: 'up' | 'down'): string | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value)
+  if (!m) return undefined
+  const [, sign, digits, frac = ''] = m
+  if (digits!.replace(/^0+(?=\d)/, '').length > 17) return undefined
+  let n = BigInt(digits!) * (sign ? -1n : 1n)
+  if (/[1-9]/.test(frac)) n += round === 'up' ? (sign ? 0n : 1n) : sign ? -1n : 0n
+  return n.toString()
 }
 
 /** ORDER BY for `field` / `-field`; a reference sorts by the label of the row it points to. */

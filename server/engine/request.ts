@@ -1,6 +1,6 @@
-import type { Entity, Fields } from '../../schema/kit'
+import { messageOfIssue, type Entity, type Fields, type Message } from '../../schema/kit'
 import { validatorOf } from '../../schema/kit/validators'
-import { BusinessError, NotFoundError } from './errors'
+import { BusinessError, NotFoundError, ValidationError } from './errors'
 import type { Filter } from './list-query'
 import { hasNulCharacter, modelName } from './validate'
 
@@ -25,13 +25,68 @@ const EXACT_KINDS = new Set(['ref', 'integer', 'boolean', 'enum', 'date'])
 const MAX_SEARCH = 200
 
 /**
+ * Range parameters: `<field>_after` / `<field>_before` for dates and datetimes (inclusive
+ * days, as the contract's reports take `date_after` and `date_before`), `<field>_min` /
+ * `<field>_max` for numbers and money (django-filter's RangeFilter names), both inclusive.
+ */
+const RANGE_SUFFIXES = { after: ['date', 'datetime'], before: ['date', 'datetime'], min: ['integer', 'decimal'], max: ['integer', 'decimal'] } as const
+type RangeSuffix = keyof typeof RANGE_SUFFIXES
+const RANGE_PARAM = /^(.+)_(after|before|min|max)$/
+
+/** The field a range parameter bounds, or undefined when the name is not one. */
+function rangeOf(entity: Entity<string, Fields>, key: string): { field: string; bound: RangeSuffix } | undefined {
+  const m = RANGE_PARAM.exec(key)
+  if (!m) return undefined
+  const field = entity.fields[m[1]!]
+  const bound = m[2] as RangeSuffix
+  if (!field || field.sql === undefined || field.isWriteOnly || !(RANGE_SUFFIXES[bound] as readonly string[]).includes(field.kind)) return undefined
+  return { field: m[1]!, bound }
+}
+
+/** The range parameters an entity takes, for the message that lists what may be asked. */
+const rangeParams = (entity: Entity<string, Fields>) =>
+  entity.fieldNames.flatMap((n) =>
+    (Object.keys(RANGE_SUFFIXES) as RangeSuffix[]).filter((b) => rangeOf(entity, `${n}_${b}`)?.field === n).map((b) => `${n}_${b}`),
+  )
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/
+const NUMBER = /^-?\d{1,30}(\.\d{1,30})?$/
+
+function isDay(value: string): boolean {
+  const m = DAY.exec(value)
+  if (!m) return false
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
+}
+
+/** Compares two decimal strings exactly (no float): negative, zero or positive. */
+export function compareDecimals(a: string, b: string): number {
+  const parts = (v: string) => {
+    const negative = v.startsWith('-')
+    const [whole, frac = ''] = v.replace(/^-/, '').split('.')
+    return { negative, whole: whole!.replace(/^0+(?=\d)/, ''), frac }
+  }
+  const [x, y] = [parts(a), parts(b)]
+  const scale = Math.max(x.frac.length, y.frac.length)
+  const big = (p: ReturnType<typeof parts>) => BigInt(`${p.negative ? '-' : ''}${p.whole}${p.frac.padEnd(scale, '0')}`)
+  const d = big(x) - big(y)
+  return d < 0n ? -1 : d > 0n ? 1 : 0
+}
+
+/**
  * The contract's `search/?<field>=text`: case- and accent-insensitive contains on the
  * entity's search fields (a reference by its row's label). As additive extensions, `q`
- * matches any search field, and references and scalar fields filter by equality
- * (`?city=5`, `?is_active=true`), so lists can be narrowed without new routes.
+ * matches any search field, references and scalar fields filter by equality
+ * (`?city=5`, `?is_active=true`), and dates and numbers by range (`?emp_join_date_after=
+ * 2024-01-01&emp_join_date_before=2024-03-31`, `?basic_money_min=1000`), so lists can be
+ * narrowed without new routes. A value that is not one of its field's is a 400 field map
+ * (in the request's language), keyed by the parameter; an unknown parameter a 400 `{detail}`.
  */
 export function filtersOf(entity: Entity<string, Fields>, query: Record<string, unknown>): Filter[] {
   const filters: Filter[] = []
+  const errors: Record<string, Message[]> = {}
+  const refuse = (key: string, message: Message) => (errors[key] ??= []).push(message)
   const text = (key: string, raw: unknown) => {
     const value = (Array.isArray(raw) ? String(raw[0]) : String(raw)).trim()
     if (hasNulCharacter(value)) throw new BusinessError(`Invalid value for search parameter '${key}'.`)
@@ -41,6 +96,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
     const q = text('q', query.q)
     if (q !== '') filters.push({ op: 'search', value: q })
   }
+  const bounds = new Map<string, { lower?: { key: string; value: string }; upper?: { key: string; value: string } }>()
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key) || raw === undefined) continue
     const value = text(key, raw)
@@ -51,15 +107,52 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
       continue
     }
     const field = entity.fields[key]
-    if (!field || !EXACT_KINDS.has(field.kind)) {
-      const allowed = [...entity.searchFields, ...entity.fieldNames.filter((n) => EXACT_KINDS.has(entity.fields[n]!.kind))]
+    const range = field ? undefined : rangeOf(entity, key)
+    if ((!field || !EXACT_KINDS.has(field.kind)) && !range) {
+      const allowed = [...entity.searchFields, ...entity.fieldNames.filter((n) => EXACT_KINDS.has(entity.fields[n]!.kind)), ...rangeParams(entity)]
       throw new BusinessError(`Unknown search parameter '${key}'. Use one of: ${allowed.join(', ')}.`)
     }
     if (value === '') continue
-    const parsed = validatorOf(field).safeParse(value)
-    if (!parsed.success) throw new BusinessError(`Invalid value '${value}' for search parameter '${key}'.`)
+    if (range) {
+      const spec = entity.fields[range.field]!
+      const label = entity.fieldLabelKey(range.field)
+      const isDate = range.bound === 'after' || range.bound === 'before'
+      if (isDate && !(isDay(value) || (spec.kind === 'datetime' && INSTANT.test(value) && !Number.isNaN(Date.parse(value))))) {
+        refuse(key, { key: spec.kind === 'date' ? 'validation.date' : 'validation.datetime', params: { label } })
+        continue
+      }
+      if (!isDate && !NUMBER.test(value)) {
+        refuse(key, { key: 'validation.number', params: { label } })
+        continue
+      }
+      const entry = bounds.get(range.field) ?? {}
+      entry[range.bound === 'after' || range.bound === 'min' ? 'lower' : 'upper'] = { key, value }
+      bounds.set(range.field, entry)
+      continue
+    }
+    const parsed = validatorOf(field!).safeParse(value)
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) refuse(key, messageOfIssue(issue, entity.fieldLabelKey(key), entity.labelKey))
+      continue
+    }
     filters.push({ field: key, op: 'equals', value: parsed.data as string | number })
   }
+  for (const [name, { lower, upper }] of bounds) {
+    const kind = entity.fields[name]!.kind
+    const isNumber = kind === 'integer' || kind === 'decimal'
+    if (lower && upper) {
+      // Days compare as text; an instant against a day by its time.
+      const order = isNumber ? compareDecimals(lower.value, upper.value) : Date.parse(lower.value) - Date.parse(upper.value)
+      if (order > 0) {
+        refuse(upper.key, { key: isNumber ? 'validation.range_order' : 'validation.date_order', params: { label: entity.fieldLabelKey(name) } })
+        continue
+      }
+    }
+    if (lower) filters.push({ field: name, op: 'gte', value: lower.value })
+    // `_before` a day includes that day: up to the end of it for a datetime.
+    if (upper) filters.push({ field: name, op: kind === 'datetime' && isDay(upper.value) ? 'before_day' : 'lte', value: upper.value })
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors)
   return filters
 }
 

@@ -1,13 +1,14 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import { z } from 'zod'
-import { routeAction, type Action, type Entity, type Fields, type GenericRoute } from '../../schema/kit'
+import { routeAction, type Action, type Entity, type Fields, type GenericRoute, type Message } from '../../schema/kit'
 import { MAX_ID, validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
 import type { Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf } from './request'
-import { createRow, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
+import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
+import { messageFor } from '../i18n'
 import { readBody } from './uploads'
 import { hasNulCharacter } from './validate'
 
@@ -53,6 +54,8 @@ export function requestContext(deps: EngineDeps, entity: Entity<string, Fields>,
 
 // Ids as path ids are read (rowIdOf): up to 15 digits, so they fit bigint and a JS number.
 const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(MAX_ID), z.string().regex(/^\d{1,15}$/).transform(Number)])).min(1) })
+
+const say = (req: FastifyRequest, message: Message) => messageFor(req.headers['accept-language'], message)
 
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
   const base = entity.api.base
@@ -113,11 +116,12 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       }
     },
     update: (req) => update(req as FastifyRequest<{ Params: IdParams }>),
-    delete: async (req) => ({ detail: await deleteRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)) }),
+    // The contract's message, in the request's language (English exactly as the contract writes it).
+    delete: async (req) => ({ detail: say(req, await deleteRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))) }),
     delete_multiple: async (req) => {
       const parsed = idsBody.safeParse(req.body)
       if (!parsed.success) throw new BusinessError("Send {\"ids\": [...]} with at least one record id.")
-      return { detail: await deleteRows(requestContext(deps, entity, req), parsed.data.ids) }
+      return { detail: say(req, await deleteRows(requestContext(deps, entity, req), parsed.data.ids)) }
     },
   }
 
@@ -143,6 +147,21 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   }
 
   for (const route of ['read', 'create', 'update', 'delete', 'delete_multiple'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
+
+  // What a delete would do, asked before it (the confirmation): `delete_impact/{id}`, or `delete_impact/?ids=1,2,3` for a selection.
+  if (entity.routes.delete !== false || entity.routes.delete_multiple !== false) {
+    const impact = async (req: FastifyRequest, target: number | number[]) => {
+      const answer = await deleteImpact(requestContext(deps, entity, req), target)
+      return { ...answer, ...(answer.detail ? { detail: say(req, answer.detail) } : {}) }
+    }
+    app.get<{ Params: IdParams }>(`${base}/delete_impact/:id`, { config: actionConfig(entity, 'DELETE') }, (req) => impact(req, rowIdOf(entity, req.params.id)))
+    app.get<{ Querystring: { ids?: string | string[] } }>(`${base}/delete_impact/`, { config: actionConfig(entity, 'DELETE') }, (req) => {
+      const raw = [req.query.ids ?? []].flat().flatMap((x) => String(x).split(','))
+      const ids = raw.map((x) => x.trim()).filter((x) => x !== '')
+      if (ids.length === 0 || ids.length > 1000 || ids.some((x) => !/^\d{1,15}$/.test(x) || Number(x) < 1)) throw new BusinessError('Send ?ids=1,2,3 with the ids of the records to delete.')
+      return impact(req, ids.map(Number))
+    })
+  }
 
   // Custom actions: `POST …/<action>/{id}` and its aliases, with the action's permission.
   for (const action of Object.values(entity.actions)) {

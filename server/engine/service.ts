@@ -6,8 +6,10 @@ import { asSystem, authorize, scopeOf, type Access, type EngineCtx } from './acc
 import { diff, MASKED, writeAudit, type Changes } from './audit'
 import { ConflictError, NotFoundError, ValidationError } from './errors'
 import { hooksOf, type Actor, type HookRegistry, type WriteAction } from './hooks'
+import { impactOf, type ImpactItem } from './delete-impact'
 import { findRow, LABELS, linkTable, listRows, refTarget, source, type Filter, type ListQuery, type ListResult, type Registry } from './list-query'
 import { modelName, validateRecord, validateShape, type Values } from './validate'
+import { checkWithin } from './within'
 
 /**
  * The engine's read and write layer. A write validates with the registry (fields, then
@@ -24,7 +26,7 @@ export type { Access }
 const id = sql.id
 
 export const notFound = (entity: Entity<string, Fields>, rowId: number | string) =>
-  new NotFoundError(`${modelName(entity)} id - ${rowId} doesn't exists`)
+  new NotFoundError({ key: 'detail.not_found', params: { model: modelName(entity), entity: entity.labelKey, id: String(rowId) } })
 
 type PgError = { code?: string; constraint?: string; detail?: string; table?: string }
 const pgError = (e: unknown): PgError => (typeof e === 'object' && e !== null ? (e as PgError) : {})
@@ -140,7 +142,7 @@ async function writeLinks(trx: Trx, entity: Entity<string, Fields>, rowId: numbe
 const withoutLabels = (lines: LineRow[] | undefined) => lines?.map(({ _labels: _, ...line }) => line)
 
 function auditChanges(entity: Entity<string, Fields>, before: Row | null, after: Row | null, written: Values | null): Changes {
-  const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly && entity.fields[n]!.kind !== 'lines')
+  const readable = entity.fieldNames.filter((n) => !entity.fields[n]!.isWriteOnly && entity.fields[n]!.kind !== 'lines' && entity.fields[n]!.isAudited)
   const changes = diff(before, after, readable)
   // A document's lines are audited one by one; its own entry says that they changed, and how many there are.
   for (const name of entity.linesFieldNames) {
@@ -397,6 +399,7 @@ export async function createRow(ctx: Ctx, body: Values): Promise<Row> {
   return inTransaction(ctx, async (trx) => {
     const values = early ?? (await prepare(entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
     await checkReferences(trx, ctx.registry, entity, values)
+    await checkWithin(trx, ctx.registry, entity, values)
     await runBefore(ctx, trx, 'create', null, values)
     const [root, own] = tablesOf(entity)
     const audit = { created_by: actor?.id ?? null, updated_by: actor?.id ?? null }
@@ -464,6 +467,7 @@ export async function updateRow(ctx: Ctx, rowId: number, body: Values): Promise<
     for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
     const values = await prepare(entity, merged, 'update')
     await checkReferences(trx, ctx.registry, entity, values)
+    await checkWithin(trx, ctx.registry, entity, values)
     if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {
       throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
     }
@@ -486,13 +490,31 @@ export async function updateRow(ctx: Ctx, rowId: number, body: Values): Promise<
   })
 }
 
-function referencedBy(registry: Registry, e: unknown): string | undefined {
+/** The entity whose rows refused a delete (a line's document, for a document's line), from the database's error. */
+function referencedBy(registry: Registry, e: unknown): { model: string; labelKey?: string } | undefined {
   const err = pgError(e)
   // 23503: foreign_key_violation (NO ACTION); 23001: restrict_violation (ON DELETE RESTRICT).
   if (err.code !== '23503' && err.code !== '23001') return undefined
   const table = err.table ?? /from table "([^"]+)"/.exec(err.detail ?? '')?.[1]
   const other = table ? registry.find((x) => x.name === table) : undefined
-  return other ? modelName(other) : (table ?? 'another record')
+  const shown = other?.lineOf ? (registry.find((x) => x.name === other.lineOf) ?? other) : other
+  return other ? { model: modelName(other), labelKey: shown!.labelKey } : { model: table ?? 'another record' }
+}
+
+/**
+ * The contract's words for a delete (api-contract §2.1), as messages: English exactly as the
+ * contract writes them (`<Model> id - 5 is deleted successfully`), other languages with the
+ * screens' name of the entity. `target`: one record (`delete/{id}`), or a selection
+ * (`delete_multiple/`, which speaks of `ids - [...]` even for one).
+ */
+const deleteMessage = (entity: Entity<string, Fields>, target: number | readonly number[], what: 'deleted' | 'refused' | 'missing', other?: { model: string; labelKey?: string }): Message => {
+  const isMany = typeof target !== 'number'
+  const params: Record<string, string | number> = { model: modelName(entity), entity: entity.labelKey, label: `${entity.labelKey}.other` }
+  if (isMany) params.ids = target.join(', ')
+  else params.id = target
+  if (other) Object.assign(params, { other: other.model, label: other.labelKey ? `${other.labelKey}.other` : other.model })
+  const many = isMany ? '_many' : ''
+  return { key: `detail.${what === 'deleted' ? 'delete_done' : what === 'refused' ? 'delete_refused' : 'delete_missing'}${many}`, params }
 }
 
 /** Deletes the root row (an entity's own row goes with its parent's), a document's lines first, each through the line's hooks and audit. */
@@ -508,34 +530,63 @@ async function deleteOne(trx: Trx, ctx: Ctx, rowId: number): Promise<void> {
   await runAfter(ctx, trx, 'delete', rowId, before, null)
 }
 
-async function deleting<T>(ctx: Ctx, ids: number[], work: (trx: Trx) => Promise<T>): Promise<T> {
+async function deleting<T>(ctx: Ctx, target: number | number[], work: (trx: Trx) => Promise<T>): Promise<T> {
   try {
     return ctx.db.isTransaction ? await work(ctx.db as Trx) : await ctx.db.transaction().execute(work)
   } catch (e) {
     const other = referencedBy(ctx.registry, e)
     if (!other) throw e
-    const what = ids.length === 1 ? `id - ${ids[0]}` : `ids - [${ids.join(', ')}]`
-    throw new ConflictError(`${modelName(ctx.entity)} ${what} cannot be deleted: ${other} records refer to it.`)
+    throw new ConflictError(deleteMessage(ctx.entity, target, 'refused', other))
   }
 }
 
-export async function deleteRow(ctx: Ctx, rowId: number): Promise<string> {
+/** Deletes one row; answers the contract's message (rendered in the request's language by the route). */
+export async function deleteRow(ctx: Ctx, rowId: number): Promise<Message> {
   authorize(ctx, 'DELETE', rowId)
-  await deleting(ctx, [rowId], (trx) => deleteOne(trx, ctx, rowId))
-  return `${modelName(ctx.entity)} id - ${rowId} is deleted successfully`
+  await deleting(ctx, rowId, (trx) => deleteOne(trx, ctx, rowId))
+  return deleteMessage(ctx.entity, rowId, 'deleted')
 }
 
-export async function deleteRows(ctx: Ctx, ids: number[]): Promise<string> {
+export async function deleteRows(ctx: Ctx, ids: number[]): Promise<Message> {
   authorize(ctx, 'DELETE')
   const unique = [...new Set(ids)]
   await deleting(ctx, unique, async (trx) => {
     const found = await sql<{ id: number }>`select id from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(trx)
     const have = new Set(found.rows.map((r) => r.id))
     const missing = unique.filter((i) => !have.has(i))
-    if (missing.length > 0) throw new NotFoundError(`${modelName(ctx.entity)} ids - [${missing.join(', ')}] don't exist`)
+    if (missing.length > 0) throw new NotFoundError(deleteMessage(ctx.entity, missing, 'missing'))
     for (const rowId of unique) await deleteOne(trx, ctx, rowId)
   })
-  return `${modelName(ctx.entity)} ids - [${unique.join(', ')}] deleted successfully`
+  return deleteMessage(ctx.entity, unique, 'deleted')
+}
+
+export type DeleteImpact = { ids: number[]; can_delete: boolean; references: ImpactItem[]; detail?: Message }
+
+/**
+ * What deleting these rows would do, before anything is done (the delete's confirmation
+ * asks it): for each kind of row that refers to them, how many, and whether the delete is
+ * refused, clears their reference, deletes them too or unlinks them. The caller needs the
+ * entity's DELETE permission; a row they cannot reach is not found.
+ */
+export async function deleteImpact(ctx: Ctx, target: number | number[]): Promise<DeleteImpact> {
+  authorize(ctx, 'DELETE', typeof target === 'number' ? target : undefined)
+  const unique = typeof target === 'number' ? [target] : [...new Set(target)]
+  const found = await sql<{ id: number }>`select id from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(ctx.db)
+  const have = new Set(found.rows.map((r) => Number(r.id)))
+  for (const rowId of unique) {
+    if (!have.has(rowId) || !(await isInScope(ctx, ctx.db, rowId))) {
+      throw typeof target === 'number' ? notFound(ctx.entity, rowId) : new NotFoundError(deleteMessage(ctx.entity, [rowId], 'missing'))
+    }
+  }
+  const references = await impactOf(ctx.db, ctx.registry, ctx.entity, unique)
+  const refusing = references.find((r) => r.effect === 'refuse')
+  const other = refusing ? ctx.registry.find((e) => e.name === refusing.entity) : undefined
+  return {
+    ids: unique,
+    can_delete: refusing === undefined,
+    references,
+    ...(other ? { detail: deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', { model: modelName(other), labelKey: other.labelKey }) } : {}),
+  }
 }
 
 // ---------------------------------------------------------------- custom actions

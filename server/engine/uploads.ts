@@ -42,7 +42,7 @@ export function pathOf(name: string): Array<string | number> | undefined {
 function setPath(target: Values, path: ReadonlyArray<string | number>, value: unknown): void {
   let node: Record<string | number, unknown> = target
   path.forEach((key, i) => {
-    if (typeof key === 'number' && key >= MAX_LINES) throw new BusinessError(`At most ${MAX_LINES} lines can be sent in one form.`)
+    if (typeof key === 'number' && key >= MAX_LINES) throw new BusinessError({ key: 'detail.too_many_lines', params: { max: MAX_LINES } })
     if (i === path.length - 1) {
       node[key] = value
       return
@@ -71,13 +71,13 @@ function malformed(e: unknown): unknown {
   if (e instanceof HttpError) return e
   const code = (e as { code?: string }).code
   if (code && TOO_LARGE.has(code)) return e
-  return new BusinessError(`Malformed multipart body: ${e instanceof Error ? e.message : String(e)}`)
+  return new BusinessError({ key: 'detail.multipart_malformed', params: { reason: e instanceof Error ? e.message : String(e) } })
 }
 
 export async function readBody(request: FastifyRequest, entity: Entity<string, Fields>, mediaDir: string): Promise<Body> {
   if (!request.isMultipart()) {
     const body = request.body ?? {}
-    if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError('Expected a JSON object in the request body.')
+    if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
     return { values: body as Values, cleanup: async () => {} }
   }
   const values: Values = {}

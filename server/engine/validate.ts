@@ -58,7 +58,7 @@ export function validateRecord(entity: Entity<string, Fields>, input: Values, mo
 export function parseWith<T>(schema: z.ZodType<T>, input: unknown, labels: Record<string, string>): T {
   // No body reads as an empty object (each field is then reported missing); any other non-object is refused whole.
   if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
-    throw new BusinessError('Expected a JSON object in the request body.')
+    throw new BusinessError({ key: 'detail.json_object' })
   }
   const result = schema.safeParse(input ?? {})
   if (result.success) return result.data

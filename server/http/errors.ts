@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { renderMessage, type Message } from '../../schema/kit'
 import { HttpError, TooManyRequestsError, ValidationError } from '../engine/errors'
-import { languageOf, translator } from '../i18n'
+import { languageOf, messageFor, translator } from '../i18n'
 
 /**
  * The one place that turns errors into responses. Bad input is a 400 with a field map or
@@ -24,14 +24,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(error.status).send(body)
     }
     const fe = error as FastifyError
+    const say = (key: string, params?: Record<string, string>) => messageFor(request.headers['accept-language'], { key, params })
     if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && fe.code?.startsWith('FST_'))) {
-      return reply.code(400).send({ detail: `Malformed request: ${fe.message}` })
+      return reply.code(400).send({ detail: say('detail.malformed', { reason: fe.message }) })
     }
     if (fe.statusCode === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_PARTS_LIMIT' || fe.code === 'FST_FILES_LIMIT') {
-      return reply.code(413).send({ detail: 'The request body is too large.' })
+      return reply.code(413).send({ detail: say('detail.too_large') })
     }
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send({ detail: 'Send JSON (application/json) or a multipart form.' })
+      return reply.code(415).send({ detail: say('detail.media_type') })
     }
     if (fe.statusCode === 429) {
       return reply.code(429).send({ detail: fe.message })
@@ -40,6 +41,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(fe.statusCode).send({ detail: fe.message })
     }
     request.log.error({ err: error }, 'unhandled error')
-    return reply.code(500).send({ detail: 'Internal server error. The error was logged.' })
+    return reply.code(500).send({ detail: say('detail.internal') })
   })
 }

@@ -6,6 +6,7 @@ import type { AnyEntity } from '../engine/entity-api'
 import type { Report } from '../../schema/kit/report'
 import { EntitiesProvider, ReportsProvider } from '../engine/entities-context'
 import { reportSearchOf } from '../engine/report/report-search'
+import { ListSkeleton } from '../engine/list/ListSkeleton'
 import type { EntityScreens, ScreenMap } from '../engine/form/extension'
 import { notify } from '../engine/ui/notifications'
 import { loadNamespaces } from '../i18n'
@@ -165,7 +166,16 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
     const form = formComponent(entity, entityScreens)
     const formGuard = requires((params) => screenRequirement(entity, params.id === 'new' ? 'new' : 'record'))
     return [
-      createRoute({ getParentRoute: () => appRoute, path: entity.ui.listPath, beforeLoad: requires(screenRequirement(entity, 'list')), component: listComponent(entity, entityScreens) }),
+      createRoute({
+        getParentRoute: () => appRoute,
+        path: entity.ui.listPath,
+        beforeLoad: requires(screenRequirement(entity, 'list')),
+        component: listComponent(entity, entityScreens),
+        // While the list's code loads: its header and the outline of its table, not a lone spinner.
+        pendingComponent: function ListPending() {
+          return <ListSkeleton entity={entity} />
+        },
+      }),
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: form }),
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form }),
     ]

@@ -2,16 +2,28 @@
  * The page title and favicon from the site's first general setting (spec §1, §3, §7),
  * read once at start-up with plain fetch (the login screen carries no HTTP client). The
  * title falls back to 'No title'; a failed fetch is ignored (the page keeps its own).
+ * Signed-in pages put their own name before it (src/shell/useDocumentTitle.ts).
  */
 export const SITE_SETTINGS_PATH = '/general_setting/api/v1/general_setting/all/'
+/** Fired on `window` when the site's title is known. */
+export const SITE_TITLE_EVENT = 'site-title'
 
 type SiteSettings = { general_settings?: { title?: string | null; favicon?: string | null }[] }
+
+let siteTitle: string | null = null
+
+/** The site's title, once read (null before). */
+export function getSiteTitle(): string | null {
+  return siteTitle
+}
 
 export async function applySiteSettings(token: string | null): Promise<void> {
   try {
     const response = await fetch(`${location.origin}${SITE_SETTINGS_PATH}`, { headers: token ? { Authorization: token } : {} })
     const first = ((await response.json()) as SiteSettings).general_settings?.[0]
-    document.title = first?.title || 'No title'
+    siteTitle = first?.title || 'No title'
+    document.title = siteTitle
+    globalThis.dispatchEvent?.(new Event(SITE_TITLE_EVENT))
     if (first?.favicon) document.querySelector<HTMLLinkElement>('link[rel=icon]')!.href = first.favicon
   } catch {
     // Spec §7: the settings fetch failure is ignored.

@@ -1,5 +1,5 @@
 import { bodyOf, errorOfBody, ApiError, NETWORK_ERROR_STATUS } from '../engine/api-error'
-import { currentLanguage } from '../i18n'
+import { changeLanguage, currentLanguage, isLanguage } from '../i18n'
 import { applyStoredSettings, SETTINGS_EVENT, SETTINGS_KEY } from '../shell/settings/boot'
 import type { LoginAnswer } from './session'
 
@@ -44,6 +44,8 @@ export async function login(credentials: Credentials): Promise<LoginAnswer> {
     }
     applyStoredSettings()
     globalThis.dispatchEvent?.(new CustomEvent(SETTINGS_EVENT, { detail: body.settings }))
+    // The language the user chose on another device is theirs here too.
+    if (isLanguage(body.settings.language) && body.settings.language !== currentLanguage()) await changeLanguage(body.settings.language)
   }
   return body as LoginAnswer
 }

@@ -9,7 +9,8 @@ export type AnyEntity = Entity<string, Fields>
 
 export type Row = { id: number } & Record<string, unknown>
 
-export type ListParams = { page: number; size: number; ordering?: string; search?: string }
+/** `filters`: the server's filter parameters (`city=5`, `emp_join_date_after=2024-01-01`), answered by `search/`. */
+export type ListParams = { page: number; size: number; ordering?: string; search?: string; filters?: Readonly<Record<string, string>> }
 
 export type ListPage = { rows: Row[]; page: number; size: number; totalPages: number; totalElements: number }
 
@@ -24,11 +25,17 @@ function rowsOf(value: unknown): Row[] {
 
 const numberOr = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
 
-/** `all/`, paged; with text, `q`: any searchable field contains it, ignoring case and accents. */
+/**
+ * `all/`, paged; with text, `q`: any searchable field contains it, ignoring case and accents;
+ * with filters, `search/` (the contract's filtered list) with them.
+ */
 export async function fetchList(entity: AnyEntity, params: ListParams, signal?: AbortSignal): Promise<ListPage> {
   const text = params.search?.trim() ?? ''
-  const body = await apiRequest(`${entity.api.base}/all/`, {
+  const filters = params.filters ?? {}
+  const isFiltered = Object.keys(filters).length > 0 && entity.routes.search !== false
+  const body = await apiRequest(`${entity.api.base}/${isFiltered ? 'search' : 'all'}/`, {
     searchParams: {
+      ...(isFiltered ? filters : {}),
       q: text || undefined,
       page: params.page,
       size: params.size,
@@ -47,10 +54,17 @@ export async function fetchList(entity: AnyEntity, params: ListParams, signal?: 
   }
 }
 
-/** Options for a reference select: the first page, or those any searchable field of which matches (`q`). */
-export async function fetchOptions(entity: AnyEntity, text: string, size: number, signal?: AbortSignal): Promise<Row[]> {
+/** Equality conditions on a list (`{ city: 5 }`): `search/?city=5`. */
+export type OptionFilters = Readonly<Record<string, string | number>>
+
+/**
+ * Options for a reference select: the first page, or those any searchable field of which
+ * matches (`q`); with filters, only the rows that meet them (a district's police stations).
+ */
+export async function fetchOptions(entity: AnyEntity, text: string, size: number, signal?: AbortSignal, filters: OptionFilters = {}): Promise<Row[]> {
   const query = text.trim()
-  const body = await apiRequest(`${entity.api.base}/all/`, { searchParams: { q: query || undefined, page: 1, size }, signal })
+  const isFiltered = Object.keys(filters).length > 0
+  const body = await apiRequest(`${entity.api.base}/${isFiltered ? 'search' : 'all'}/`, { searchParams: { ...filters, q: query || undefined, page: 1, size }, signal })
   return isObject(body) ? rowsOf(body[entity.listKey]) : []
 }
 
@@ -78,6 +92,34 @@ export async function deleteRecord(entity: AnyEntity, id: number): Promise<strin
 
 export async function deleteRecords(entity: AnyEntity, ids: readonly number[]): Promise<string | undefined> {
   return detailOf(await apiRequest(`${entity.api.base}/delete_multiple/`, { method: 'delete', json: { ids } }))
+}
+
+/** What deleting does to the rows that refer to the deleted: refused, their link cleared, deleted with it, unlinked. */
+export type DeleteEffect = 'refuse' | 'clear' | 'delete' | 'unlink'
+export type DeleteImpact = {
+  ids: number[]
+  canDelete: boolean
+  references: Array<{ entity: string; field: string; count: number; effect: DeleteEffect }>
+  /** The server's words when it would refuse. */
+  detail?: string
+}
+
+const EFFECTS: readonly string[] = ['refuse', 'clear', 'delete', 'unlink']
+
+/** `delete_impact/{id}` for one record, `delete_impact/?ids=` for a selection. */
+export async function fetchDeleteImpact(entity: AnyEntity, target: number | readonly number[], signal?: AbortSignal): Promise<DeleteImpact> {
+  const path = typeof target === 'number' ? `delete_impact/${target}` : 'delete_impact/'
+  const body = await apiRequest(`${entity.api.base}/${path}`, { searchParams: typeof target === 'number' ? {} : { ids: target.join(',') }, signal })
+  const answer = isObject(body) ? body : {}
+  const references = (Array.isArray(answer.references) ? answer.references : []).filter(
+    (r): r is DeleteImpact['references'][number] => isObject(r) && typeof r.entity === 'string' && typeof r.count === 'number' && EFFECTS.includes(String(r.effect)),
+  )
+  return {
+    ids: Array.isArray(answer.ids) ? answer.ids.filter((x): x is number => typeof x === 'number') : [],
+    canDelete: answer.can_delete !== false,
+    references,
+    ...(typeof answer.detail === 'string' ? { detail: answer.detail } : {}),
+  }
 }
 
 /** Runs a custom action on a record (`POST …/<action>/{id}`); answers the record as it is after. */

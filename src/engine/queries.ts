@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query'
 import { isApiError } from './api'
-import { fetchList, fetchOptions, fetchRecord, type AnyEntity, type ListPage, type ListParams, type Row } from './entity-api'
+import { fetchDeleteImpact, fetchList, fetchOptions, fetchRecord, type AnyEntity, type DeleteImpact, type ListPage, type ListParams, type OptionFilters, type Row } from './entity-api'
 
 /**
  * Query keys and hooks shared by every screen. Everything about an entity lives under
@@ -13,6 +13,7 @@ export const entityKeys = {
   record: (name: string, id: number | string) => ['entity', name, 'record', String(id)] as const,
   options: (name: string, text: string) => ['entity', name, 'options', text] as const,
   count: (name: string) => ['entity', name, 'count'] as const,
+  deleteImpact: (name: string, target: number | readonly number[]) => ['entity', name, 'delete_impact', target] as const,
 }
 
 /** Client errors (4xx) are answers, not glitches: they are not retried. */
@@ -39,10 +40,11 @@ export function useEntityRecord(entity: AnyEntity, id: number | string | null): 
 }
 
 /** Lookup lists for reference selects are cached for a while: they change rarely. */
-export function useEntityOptions(entity: AnyEntity, text: string, size = 20): UseQueryResult<Row[]> {
+export function useEntityOptions(entity: AnyEntity, text: string, size = 20, filters: OptionFilters = {}): UseQueryResult<Row[]> {
+  const where = new URLSearchParams(Object.entries(filters).map(([k, v]) => [k, String(v)])).toString()
   return useQuery({
-    queryKey: entityKeys.options(entity.name, `${text.trim()}|${size}`),
-    queryFn: ({ signal }) => fetchOptions(entity, text, size, signal),
+    queryKey: entityKeys.options(entity.name, `${text.trim()}|${size}${where ? `|${where}` : ''}`),
+    queryFn: ({ signal }) => fetchOptions(entity, text, size, signal, filters),
     placeholderData: keepPreviousData,
     staleTime: 5 * 60_000,
   })
@@ -52,5 +54,16 @@ export function useEntityCount(entity: AnyEntity): UseQueryResult<number> {
   return useQuery({
     queryKey: entityKeys.count(entity.name),
     queryFn: async ({ signal }) => (await fetchList(entity, { page: 1, size: 1 }, signal)).totalElements,
+  })
+}
+
+/** What deleting these records would do, asked each time the confirmation opens (others may have changed things since). */
+export function useDeleteImpact(entity: AnyEntity, target: number | readonly number[] | null): UseQueryResult<DeleteImpact> {
+  return useQuery({
+    queryKey: entityKeys.deleteImpact(entity.name, target ?? []),
+    queryFn: ({ signal }) => fetchDeleteImpact(entity, target!, signal),
+    enabled: target !== null,
+    staleTime: 0,
+    gcTime: 0,
   })
 }

@@ -65,12 +65,15 @@ function storedLanguage(): Language {
   }
 }
 
-const directionListeners = new Set<(direction: 'ltr' | 'rtl') => void>()
+const languageListeners = new Set<(language: Language) => void>()
 
-/** Called whenever the language sets the text direction (the layout settings follow it). */
-export function onDirectionChange(listener: (direction: 'ltr' | 'rtl') => void): () => void {
-  directionListeners.add(listener)
-  return () => directionListeners.delete(listener)
+/**
+ * Called whenever the language is applied to the document (its direction with it): the
+ * layout settings keep the choice, and may set a direction the user chose over it.
+ */
+export function onLanguageApplied(listener: (language: Language) => void): () => void {
+  languageListeners.add(listener)
+  return () => languageListeners.delete(listener)
 }
 
 function applyToDocument(language: Language): void {
@@ -78,7 +81,7 @@ function applyToDocument(language: Language): void {
   if (!root) return
   root.lang = language
   root.dir = directionOf(language)
-  for (const listener of directionListeners) listener(directionOf(language))
+  for (const listener of languageListeners) listener(language)
 }
 
 export const i18n: I18n = i18next.createInstance()

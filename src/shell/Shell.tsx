@@ -7,6 +7,7 @@ import { Layout1 } from './layouts/Layout1'
 import { useNavigation } from './useNavigation'
 import { FloatingButtons, OpenPanel } from './panels/Panels'
 import { connectSettings, useSettings } from './settings/store'
+import { useDocumentTitle } from './useDocumentTitle'
 import { clearFeedbackHistory, recordFeedback } from '../engine/ui/feedback-history'
 import { useFeedback } from '../engine/ui/notifications'
 import { PageSpinner } from '../engine/ui/PageSpinner'
@@ -50,6 +51,7 @@ function Layout() {
   const settings = useSettings()
   const items = useNavigation()
   useEffect(() => connectSettings(), [])
+  useDocumentTitle()
   const role = user?.role ?? null
   return (
     <>

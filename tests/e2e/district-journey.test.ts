@@ -66,7 +66,8 @@ describe('managing districts in the browser', () => {
     await expect.poll(() => name.inputValue()).toBe('Narsingdi hills')
     await name.fill('Narsingdi Highlands')
     await name.press('Enter') // Enter saves
-    await page.waitForURL(/\/apps\/city-management\/cities$/)
+    // Back to the list as it was left: its search kept.
+    await page.waitForURL(/\/apps\/city-management\/cities\?q=narsingdi(\+|%20)hi$/)
     expect(await districtsNamed('Narsingdi Highlands')).toHaveLength(1)
   })
 

@@ -21,6 +21,17 @@ describeEachDatabase('the quick panel', (t) => {
     expect(r.body.recent.length).toBeLessThanOrEqual(10)
   })
 
+  it('leaves a user saving their own UI settings out of the recent changes: it is not business activity', async () => {
+    const before = await t.current.call({ method: 'GET', url: PANEL })
+    const saved = await t.current.call({ method: 'POST', url: '/api/auth/user/update', payload: { settings: { theme: { main: 'teal-dark' }, language: 'ar' } } })
+    expect(saved.status).toBe(200)
+    expect(saved.body.user.settings).toMatchObject({ language: 'ar' })
+    const after = await t.current.call({ method: 'GET', url: PANEL })
+    expect(after.body.recent[0]).toEqual(before.body.recent[0])
+    const audited = await sql<{ n: string }>`select count(*) as n from audit_log where entity = 'user' and changes ? 'settings'`.execute(t.current.db)
+    expect(Number(audited.rows[0]!.n)).toBe(0)
+  })
+
   it('shows a USER-role account nothing of the back-office, only the date', async () => {
     const id = await t.current.createUser({ email: 'panel-user@example.com' })
     const role = await sql<{ id: number }>`select id from role where name = 'USER'`.execute(t.current.db)

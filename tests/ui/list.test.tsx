@@ -19,7 +19,15 @@ function listHandlers(total = thanaRows.length) {
     const rows = text ? thanaRows.filter((r) => r.name.toLowerCase().includes(text)) : thanaRows
     return HttpResponse.json(envelope('thanas', rows, page, size, text ? rows.length : total))
   }
-  server.use(http.get(api(`${thanaBase}/all/`), answer), http.get(api(`${thanaBase}/search/`), answer))
+  server.use(
+    http.get(api(`${thanaBase}/all/`), answer),
+    http.get(api(`${thanaBase}/search/`), answer),
+    // Nothing refers to these police stations: a delete is free to go.
+    http.get(api(`${thanaBase}/delete_impact/:id`), ({ params }) => HttpResponse.json({ ids: [Number(params.id)], can_delete: true, references: [] })),
+    http.get(api(`${thanaBase}/delete_impact/`), ({ request }) =>
+      HttpResponse.json({ ids: (new URL(request.url).searchParams.get('ids') ?? '').split(',').map(Number), can_delete: true, references: [] }),
+    ),
+  )
   return calls
 }
 
@@ -129,9 +137,11 @@ describe('generic list (police stations)', () => {
 
     await user.click(screen.getByRole('button', { name: 'Delete Banani' }))
     dialog = await screen.findByRole('dialog')
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Delete' })).toBeEnabled())
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }))
     await waitFor(() => expect(deleted).toEqual(['12']))
-    expect(await screen.findByText('Thana id - 12 is deleted successfully')).toBeInTheDocument()
+    // The screen's own words, in the user's language.
+    expect(await screen.findByText('Police Station “Banani” deleted.')).toBeInTheDocument()
   })
 
   it('shows the server’s detail when a delete is refused (409)', async () => {
@@ -144,7 +154,9 @@ describe('generic list (police stations)', () => {
     const { user } = await renderApp(listPath)
     await screen.findByText('Gulshan')
     await user.click(screen.getByRole('button', { name: 'Delete Gulshan' }))
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
+    const confirm = within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' })
+    await waitFor(() => expect(confirm).toBeEnabled())
+    await user.click(confirm)
     expect(await screen.findByRole('alert')).toHaveTextContent('Thana id - 11 is referenced by 2 Branch record(s).')
   })
 
@@ -165,6 +177,7 @@ describe('generic list (police stations)', () => {
     await user.click(screen.getByRole('button', { name: 'Delete selected' }))
     const dialog = await screen.findByRole('dialog')
     expect(dialog).toHaveTextContent('2 Police Stations will be deleted.')
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Delete' })).toBeEnabled())
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }))
     await waitFor(() => expect(body).toEqual({ ids: [11, 13] }))
   })

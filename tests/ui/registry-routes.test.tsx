@@ -84,7 +84,9 @@ describe('routes and screens come from the entity list', () => {
     expect(screen.getByRole('checkbox', { name: 'Active' })).toBeChecked()
     expect(screen.getByRole('combobox', { name: 'Size' })).toBeInTheDocument()
     expect(screen.getByRole('combobox', { name: 'District' })).toBeInTheDocument()
-    expect(screen.getByLabelText('Released')).toHaveAttribute('type', 'date')
+    // A date: typed as YYYY-MM-DD or picked from the app's own calendar (not the browser's date input).
+    expect(screen.getByRole('textbox', { name: 'Released' })).toHaveAttribute('placeholder', 'YYYY-MM-DD')
+    expect(screen.getByRole('button', { name: 'Choose Released from a calendar' })).toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Name is required')).toBeInTheDocument()

@@ -68,6 +68,16 @@ describe('defaults and settings', () => {
     expect(JSON.parse(localStorage.getItem(SETTINGS_KEY)!)).toMatchObject({ layout: { style: 'layout3' } })
   })
 
+  it('puts the toolbar in dark mode with the page, from the toolbar’s toggle', async () => {
+    const { user } = await signedInAt()
+    expect(screen.getByTestId('toolbar')).toHaveAttribute('data-theme', 'default-light')
+    await user.click(screen.getByRole('button', { name: 'Switch to dark mode' }))
+    expect(document.documentElement).toHaveClass('dark')
+    expect(screen.getByTestId('toolbar')).toHaveAttribute('data-theme', 'default-dark')
+    await user.click(screen.getByRole('button', { name: 'Switch to light mode' }))
+    expect(screen.getByTestId('toolbar')).toHaveAttribute('data-theme', 'default-light')
+  })
+
   it('sets main, navbar, toolbar and footer together from the colour schemes panel', async () => {
     const { user } = await signedInAt()
     await user.click(screen.getByRole('button', { name: 'Colour schemes' }))
@@ -248,6 +258,24 @@ describe('toolbar search', () => {
     storeSession()
     await renderApp('/apps/passenger/search/karim')
     expect(await screen.findByText('The search could not be done.')).toBeInTheDocument()
+  })
+})
+
+describe('the phone toolbar', () => {
+  it('folds the language, the text size and light or dark into a More menu that does what the full toolbar does', async () => {
+    const { user } = await signedInAt()
+    const more = screen.getByRole('button', { name: 'More' })
+    // Shown only below the sm breakpoint; the full buttons only above it.
+    expect(more.closest('.contents')).toHaveClass('sm:hidden')
+    expect(screen.getByRole('button', { name: /^Language/ }).closest('.hidden')).toHaveClass('sm:contents')
+    await user.click(more)
+    await user.click(screen.getByRole('menuitem', { name: 'Larger text' }))
+    expect(getSettings().fontScale).toBe(1.1)
+    await user.click(screen.getByRole('menuitem', { name: 'Switch to dark mode' }))
+    expect(screen.getByTestId('toolbar')).toHaveAttribute('data-theme', 'default-dark')
+    await user.click(screen.getByRole('button', { name: 'More' }))
+    await user.click(screen.getByRole('menuitemradio', { name: /العربية/ }))
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'))
   })
 })
 

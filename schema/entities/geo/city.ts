@@ -8,7 +8,8 @@ export const city = defineEntity({
   ordering: 'id',
   route: { area: 'city-management', list: 'cities' },
   fields: {
-    name: f.text({ max: 50, required: true, search: true, normalize: 'capitalize' }),
+    // One district of a name per country.
+    name: f.text({ max: 50, required: true, search: true, unique: { within: 'country' }, normalize: 'capitalize' }),
     bn_name: f.text({ max: 50, search: true }),
     lat: f.decimal({ precision: 10, scale: 7, label: 'field.lat' }),
     lon: f.decimal({ precision: 10, scale: 7, label: 'field.lon' }),

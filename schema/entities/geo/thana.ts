@@ -8,7 +8,8 @@ export const thana = defineEntity({
   ordering: 'id',
   route: { area: 'thana-management', list: 'thanas' },
   fields: {
-    name: f.text({ max: 50, required: true, search: true, normalize: 'capitalize' }),
+    // Names repeat across districts (Kotwali), never within one.
+    name: f.text({ max: 50, required: true, search: true, unique: { within: 'city' }, normalize: 'capitalize' }),
     bn_name: f.text({ max: 50, search: true }),
     url: f.url(),
     city: f.ref('city', { required: true, onDelete: 'restrict', label: 'field.district' }),

@@ -20,7 +20,7 @@ export const employee = defineEntity({
     primary_phone: f.phone({ required: true, unique: true, search: true }),
     street_address_one: f.text({ max: 255, required: true, hideInList: true }),
     gender: f.choice(['male', 'female', 'others'], { required: true }),
-    thana: f.ref('thana', { required: true, label: 'field.police_station', hideInList: true }),
+    thana: f.ref('thana', { required: true, label: 'field.police_station', hideInList: true, within: { city: 'city' } }),
     branch: f.ref('branch', { required: true }),
     department: f.ref('department'),
     designation: f.ref('designation'),
@@ -32,9 +32,21 @@ export const employee = defineEntity({
     mother_name: f.text({ max: 255, hideInList: true }),
     marital_status: f.text({ max: 255, hideInList: true }),
     spouse_name: f.text({ max: 255, hideInList: true }),
-    marriage_date: f.date({ hideInList: true }),
+    marriage_date: f.date({ hideInList: true, notAfter: 'today' }),
   },
-  listColumns: ['image', 'emp_id_no', 'first_name', 'last_name', 'username', 'email', 'primary_phone', 'branch', 'department', 'designation', 'is_active'],
+  listColumns: ['image', 'emp_id_no', 'first_name', 'last_name', 'username', 'email', 'primary_phone', 'branch', 'department', 'designation', 'emp_join_date', 'is_active'],
+  filters: ['branch', 'department', 'designation', 'gender', 'emp_join_date', 'is_active'],
+  // The employee form's parts (about 37 fields), in the order the form shows them.
+  sections: [
+    { key: 'account', label: 'section.account', fields: ['username', 'email', 'password', 'confirm_password', 'role', 'user_type', 'is_active', 'is_admin', 'settings'] },
+    {
+      key: 'personal',
+      label: 'section.personal',
+      fields: ['first_name', 'last_name', 'gender', 'date_of_birth', 'primary_phone', 'secondary_phone', 'nid', 'image', 'father_name', 'mother_name', 'marital_status', 'spouse_name', 'marriage_date'],
+    },
+    { key: 'address', label: 'section.address', fields: ['street_address_one', 'street_address_two', 'country', 'city', 'thana', 'postal_code'] },
+    { key: 'employment', label: 'section.employment', fields: ['branch', 'emp_id_no', 'designation', 'department', 'emp_join_date', 'basic_money', 'allowance_money'] },
+  ],
   nav: { group: 'employee-management', icon: 'person', order: 1, label: 'nav.employees' },
   // The contract's typo, kept as an alias of `without_pagination/all/` (api-contract §2.1).
   routeAliases: { 'without_paginaiton/all': 'without_pagination' },

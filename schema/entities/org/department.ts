@@ -7,7 +7,7 @@ export const department = defineEntity({
   ordering: 'name',
   route: { area: 'department-management', list: 'departments' },
   fields: {
-    name: f.text({ max: 255, required: true, search: true, normalize: 'capitalize' }),
+    name: f.text({ max: 255, required: true, search: true, unique: true, normalize: 'capitalize' }),
   },
   nav: { group: 'employee-management', icon: 'business', order: 2, label: 'nav.departments' },
 })

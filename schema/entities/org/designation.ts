@@ -7,7 +7,7 @@ export const designation = defineEntity({
   ordering: 'name',
   route: { area: 'designation-management', list: 'designations' },
   fields: {
-    name: f.text({ max: 255, required: true, search: true, normalize: 'title' }),
+    name: f.text({ max: 255, required: true, search: true, unique: true, normalize: 'title' }),
   },
   nav: { group: 'employee-management', icon: 'badge', order: 3, label: 'nav.designations' },
 })

@@ -26,6 +26,11 @@ export const generalSetting = defineEntity({
     // Registration (`/api/auth/register`) is open while the newest settings row says so.
     is_registration_open: f.boolean({ default: true }),
   },
+  sections: [
+    { key: 'site', label: 'section.site', fields: ['title', 'site_name', 'favicon', 'logo', 'is_registration_open'] },
+    { key: 'contact', label: 'section.contact', fields: ['site_address', 'email', 'phone', 'address'] },
+    { key: 'social', label: 'section.social', fields: ['facebook_url', 'twitter_url', 'instagram_url'] },
+  ],
   public: ['LIST'],
   nav: { group: 'settings', icon: 'tune', order: 8, label: 'nav.site_settings' },
 })

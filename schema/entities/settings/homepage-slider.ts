@@ -1,4 +1,4 @@
-import { defineEntity, f } from '../../kit'
+import { defineEntity, f, rules } from '../../kit'
 
 /** The storefront's home-page slides, "Slider Setting" in the interface (api-contract §4.3). */
 export const homepageSlider = defineEntity({
@@ -16,5 +16,7 @@ export const homepageSlider = defineEntity({
     details: f.text({ multiline: true }),
   },
   listColumns: ['serial_number', 'title', 'image', 'link'],
+  // Every field is optional, but a slide with nothing in it shows nothing.
+  rules: [rules.atLeastOne(['title', 'link', 'serial_number', 'image', 'details'])],
   nav: { group: 'settings', icon: 'slideshow', order: 9, label: 'nav.slider_settings' },
 })

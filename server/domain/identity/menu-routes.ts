@@ -10,6 +10,7 @@ import { rowIdOf } from '../../engine/request'
 import { createRow, deleteRow, inTransaction, updateRow, type Ctx } from '../../engine/service'
 import { parseWith } from '../../engine/validate'
 import { menuRows, nestMenu, roleMenu, roleMenuIds, visibleMenu } from './menu'
+import { messageFor } from '../../i18n'
 
 /**
  * Menu items' nested routes and the two role-menu routes the registry marks bespoke for
@@ -27,7 +28,7 @@ export function registerMenuRoutes(app: FastifyInstance, deps: ModuleDeps): void
 
   const roleName = async (roleId: number): Promise<string> => {
     const r = await sql<{ name: string }>`select name from role where id = ${roleId}`.execute(db)
-    if (!r.rows[0]) throw new NotFoundError(`Role id - ${roleId} doesn't exists`)
+    if (!r.rows[0]) throw new NotFoundError({ key: 'detail.not_found', params: { model: 'Role', entity: 'entity.role', id: roleId } })
     return r.rows[0].name
   }
 
@@ -73,7 +74,7 @@ export function registerMenuRoutes(app: FastifyInstance, deps: ModuleDeps): void
       return exists ? updateRow(ctx, roleId, input) : createRow(ctx, input)
     })
     const lines = (saved.menu_items as Row[]).map((line) => ({ id: line.id, role: roleId, menu_item: line.menu_item }))
-    return reply.code(201).send({ [roleMenuEntity.listKey]: lines, detail: `RoleMenus for ${name.rows[0].name} created successfully` })
+    return reply.code(201).send({ [roleMenuEntity.listKey]: lines, detail: messageFor(request.headers['accept-language'], { key: 'detail.role_menus_created', params: { role: name.rows[0].name } }) })
   })
 
   // The contract's delete takes the role's id, which is its menu's.
@@ -82,6 +83,6 @@ export function registerMenuRoutes(app: FastifyInstance, deps: ModuleDeps): void
     const name = await roleName(roleId)
     const exists = (await sql`select 1 from role_menu where id = ${roleId}`.execute(db)).rows.length > 0
     if (exists) await deleteRow({ ...engine(request), access: 'check' }, roleId)
-    return { detail: `RoleMenus for '${name}' have been deleted successfully` }
+    return { detail: messageFor(request.headers['accept-language'], { key: 'detail.role_menus_deleted', params: { role: name } }) }
   })
 }

@@ -40,7 +40,7 @@ async function checkPhones(db: Executor, entity: Entity<string, Fields>, selfId:
 export const userRules: EntityHooks = {
   async beforeWrite({ trx, entity, actor, before, values }) {
     if (actor && !actor.isAdmin) {
-      if (before?.is_admin === true || values?.is_admin === true) throw new ForbiddenError('Only an admin can create, change or delete an admin account.')
+      if (before?.is_admin === true || values?.is_admin === true) throw new ForbiddenError({ key: 'detail.only_admin' })
       const roles = [...new Set([idOf(before?.role), idOf(values?.role)])].filter((r): r is number => r !== null)
       for (const roleId of roles) refuseMissing(actor, await permissionsOfRole(trx, roleId), 'You cannot manage a user whose role has permissions you do not have')
     }
@@ -55,11 +55,11 @@ export const roleRules: EntityHooks = {
   async beforeWrite({ trx, actor, action, before, values }) {
     const builtIn = (BUILT_IN_ROLES as readonly unknown[]).includes(before?.name)
     if (builtIn && (action === 'delete' || values?.name !== before?.name)) {
-      throw new BusinessError(`The built-in role '${String(before!.name)}' cannot be renamed or deleted.`)
+      throw new BusinessError({ key: 'detail.built_in_role', params: { role: String(before!.name) } })
     }
     if (values) {
       const duplicate = await sql<{ id: number }>`select id from role where name = ${values.name as string} and id <> ${idOf(before?.id) ?? 0}`.execute(trx)
-      if (duplicate.rows.length > 0) throw new BusinessError(`Role with name '${String(values.name)}' already exists.`)
+      if (duplicate.rows.length > 0) throw new BusinessError({ key: 'detail.role_exists', params: { role: String(values.name) } })
     }
     if (actor && !actor.isAdmin) {
       if (before) refuseMissing(actor, await permissionsOfRole(trx, before.id as number), 'You cannot change a role that has permissions you do not have')

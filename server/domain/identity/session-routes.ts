@@ -22,11 +22,10 @@ const loginSchema = z.object({
   password: validatorOf(f.text({ required: true, max: 128 })),
 })
 
-const NO_ACCOUNT = 'No active account found with the given credentials'
 
 function bodyOf(request: FastifyRequest): Values {
   const body = request.body ?? {}
-  if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError('Expected a JSON object in the request body.')
+  if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
   return body as Values
 }
 
@@ -50,7 +49,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
     // One answer for an unknown e-mail, a wrong password and an inactive account.
     if (!user || !ok || !user.is_active) {
       await limiter.fail(request, account)
-      throw new UnauthorizedError(NO_ACCOUNT)
+      throw new UnauthorizedError({ key: 'detail.no_account' })
     }
     await touchLastLogin(db, user.id)
     const [access, refresh] = await Promise.all([signToken(deps.jwtSecret, user.id, 'access'), signToken(deps.jwtSecret, user.id, 'refresh')])
@@ -67,7 +66,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
   app.post('/api/auth/register', { config: { isPublic: true } }, async (request, reply) => {
     const body = bodyOf(request)
     const setting = await sql<{ is_registration_open: boolean }>`select is_registration_open from general_setting order by id desc limit 1`.execute(db)
-    if (setting.rows[0]?.is_registration_open === false) throw new ForbiddenError('Registration is closed.')
+    if (setting.rows[0]?.is_registration_open === false) throw new ForbiddenError({ key: 'detail.registration_closed' })
     const user = userEntity(deps)
     // What one may set on one's own account, the password and its confirmation (the user's rules judge them).
     const input = { ...pick(body, [...user.selfEditable, 'password', 'confirm_password']), role: await roleIdByName(db, 'USER'), is_admin: false, is_active: true }

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { normalizePhone } from '../../../schema/kit'
 import { validatorOf } from '../../../schema/kit/validators'
 import { BusinessError, ValidationError } from '../../engine/errors'
+import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { updateRow, type Ctx } from '../../engine/service'
@@ -39,9 +40,9 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
     const confirm_password = (request.body as Record<string, unknown>).confirm_password
     // The user's rule (a confirmation matches), answered in the contract's words.
     const isConfirmed = user.rules.every((rule) => rule.field !== 'confirm_password' || rule.check({ password, confirm_password }, { mode: 'update', input: { confirm_password } }))
-    if (confirm_password === undefined || !isConfirmed) throw new BusinessError('Password does not match.')
+    if (confirm_password === undefined || !isConfirmed) throw new BusinessError({ key: 'detail.password_mismatch' })
     await updateRow(ctx(request), rowId, { password })
-    return { detail: `User Id - ${rowId}'s password has been changed successfully.` }
+    return { detail: messageFor(request.headers['accept-language'], { key: 'detail.password_changed', params: { id: rowId } }) }
   })
 
   app.post<{ Params: IdParams }>(`${base}/uploadimage/:id`, { config: ownOrUpdate }, async (request) => {
@@ -72,12 +73,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
         { config: when === 'create' ? { permission: createPermissions } : { permission: updatePermissions, selfQuery: 'user' } },
         async (request) => {
           const raw = request.query[field]
-          if (typeof raw !== 'string' || raw.trim() === '') throw new BusinessError(`${label} can't be null.`)
-          if (hasNulCharacter(raw)) throw new BusinessError(`Invalid ${label.toLowerCase()}.`)
+          if (typeof raw !== 'string' || raw.trim() === '') throw new BusinessError({ key: 'detail.value_missing', params: { label: `field.${field}`, name: label } })
+          if (hasNulCharacter(raw)) throw new BusinessError({ key: 'detail.value_invalid', params: { label: `field.${field}`, lower: label.toLowerCase() } })
           let except = 0
           if (when === 'update') {
             const other = request.query.user
-            if (typeof other !== 'string' || !/^\d{1,15}$/.test(other)) throw new BusinessError("User can't be null.")
+            if (typeof other !== 'string' || !/^\d{1,15}$/.test(other)) throw new BusinessError({ key: 'detail.user_missing' })
             except = Number(other)
           }
           const value = raw.trim()

@@ -1,14 +1,40 @@
-import { useId, type ComponentType } from 'react'
-import { useController as useFieldController, type Control } from 'react-hook-form'
+import { useId, useMemo, type ComponentType } from 'react'
+import { useController as useFieldController, useWatch, type Control } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import type { AnyField } from '../../../schema/kit'
+import type { OptionFilters } from '../entity-api'
 import { FieldWidget } from '../widgets/FieldWidget'
 import type { WidgetProps } from '../widgets/types'
 import type { FormValues, SubmitValues } from './form-values'
 
+type FormControl = Control<FormValues, unknown, SubmitValues>
+
+const idOf = (value: unknown): number | null => (typeof value === 'number' ? value : null)
+
+/**
+ * The filters of a reference that lies within others of the form (`within: { city: 'city' }`):
+ * its picker lists the rows within what is chosen now. Nothing chosen, nothing filtered.
+ */
+function useWithinFilters(field: AnyField, control: FormControl): OptionFilters | undefined {
+  const pairs = useMemo(() => Object.entries(field.within ?? {}), [field])
+  const values = useWatch({ control, name: pairs.length > 0 ? pairs.map(([, mine]) => mine) : ['__none__'], disabled: pairs.length === 0 }) as unknown[]
+  const key = pairs.map(([theirs], i) => `${theirs}=${String(idOf(values[i]))}`).join('&')
+  return useMemo(() => {
+    const filters: Record<string, number> = {}
+    pairs.forEach(([theirs], i) => {
+      const value = idOf(values[i])
+      if (value !== null) filters[theirs] = value
+    })
+    return Object.keys(filters).length > 0 ? filters : undefined
+    // Keyed by the values, not the array useWatch gives: a new array of the same values changes nothing.
+  }, [key])
+}
+
 /**
  * One labelled input of a form with its message: the registry's widget for the field's
- * kind unless another is given. Used by the generic form and by bespoke forms alike.
+ * kind unless another is given. Used by the generic form and by bespoke forms alike. An
+ * invalid field's row is marked (`data-invalid`) so that a failed save can bring the first
+ * one into view (focus.ts).
  */
 export function FieldRow({
   name,
@@ -21,7 +47,7 @@ export function FieldRow({
   name: string
   field: AnyField
   labelKey: string
-  control: Control<FormValues, unknown, SubmitValues>
+  control: FormControl
   Widget?: ComponentType<WidgetProps>
   /** Names of the rows a reference points at, as the record came with them. */
   knownLabels?: Readonly<Record<string, string>>
@@ -29,6 +55,7 @@ export function FieldRow({
   const { t } = useTranslation()
   const id = useId()
   const { field: input, fieldState } = useFieldController({ name, control })
+  const filters = useWithinFilters(field, control)
   const label = t(labelKey)
   const errorId = `${id}-error`
   const message = fieldState.error?.message
@@ -36,7 +63,7 @@ export function FieldRow({
   const isCheckbox = field.widget === 'checkbox'
   return (
     // A checkbox has no label above it: it sits level with the inputs beside it.
-    <div className={isWide ? 'sm:col-span-2' : isCheckbox ? 'sm:pt-7' : ''}>
+    <div className={`min-w-0 ${isWide ? 'sm:col-span-2' : isCheckbox ? 'sm:pt-7' : ''}`} data-field={name} data-invalid={message ? '' : undefined}>
       {!isCheckbox && (
         <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
           {label}
@@ -59,6 +86,7 @@ export function FieldRow({
         isInvalid={Boolean(message)}
         describedBy={message ? errorId : undefined}
         knownLabels={knownLabels}
+        filters={filters}
       />
       {message && (
         <p id={errorId} className="mt-1.5 text-sm text-red-600 dark:text-red-400">

@@ -2,13 +2,26 @@ import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Spinner } from '../ui/PageSpinner'
 
-/** The footer of a form: Cancel back to the list, and Save when the user may save. */
-export function FormActions({ listPath, canSave, isSaving, isDisabled = false }: { listPath: string; canSave: boolean; isSaving: boolean; isDisabled?: boolean }) {
+/** The footer of a form: Cancel back to the list (as it was left: `listSearch`), and Save when the user may save. */
+export function FormActions({
+  listPath,
+  listSearch,
+  canSave,
+  isSaving,
+  isDisabled = false,
+}: {
+  listPath: string
+  listSearch?: Readonly<Record<string, string | number | boolean>>
+  canSave: boolean
+  isSaving: boolean
+  isDisabled?: boolean
+}) {
   const { t } = useTranslation()
   return (
     <div className="flex items-center justify-end gap-3 rounded-b-xl border-t border-slate-200 bg-slate-50 px-6 py-4 dark:border-slate-800 dark:bg-slate-900/60">
       <Link
         to={listPath}
+        search={listSearch}
         className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
       >
         {t('common.cancel')}

@@ -15,6 +15,7 @@ import { LinesEditor } from './LinesEditor'
 import { ComputedValues } from './ComputedValues'
 import { useFormController } from './useFormController'
 import { FormActions } from './FormActions'
+import { listReturn } from '../list/list-return'
 import { RecordActions } from '../actions/RecordActions'
 
 /**
@@ -22,6 +23,8 @@ import { RecordActions } from '../actions/RecordActions'
  * creates, an id edits. Loading and not-found are handled here; the form itself renders
  * what `useFormController` holds.
  */
+const gridClass = 'grid min-w-0 gap-x-6 gap-y-5 sm:grid-cols-2'
+
 export function FormRoute({ entity, extension }: { entity: AnyEntity; extension?: FormExtension }) {
   const params: { id?: string } = useParams({ strict: false })
   const id = params.id ?? ''
@@ -38,7 +41,8 @@ export function FormRoute({ entity, extension }: { entity: AnyEntity; extension?
 function BackLink({ entity }: { entity: AnyEntity }) {
   const { t } = useTranslation()
   return (
-    <Link to={entity.ui.listPath} className="inline-flex items-center gap-1 text-sm font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200">
+    // Back to the list as it was left: its page, order, search and filters.
+    <Link {...listReturn(entity)} className="inline-flex items-center gap-1 text-sm font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200">
       <Icon name="chevronStart" className="flip-rtl size-4" />
       {t('form.back', { entity: t(`${entity.labelKey}.other`) })}
     </Link>
@@ -78,6 +82,30 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const one = t(`${entity.labelKey}.one`)
   const serverError = form.formState.errors.root?.server?.message
   const title = isNew ? t('form.new_title', { entity: one }) : t('form.edit_title', { entity: one })
+  const fieldOf = (name: string) => {
+    const field = controller.fieldOf(name)
+    return field.kind === 'lines' && !controller.widgets?.[name] ? (
+      <LinesEditor
+        key={name}
+        name={name}
+        field={field}
+        labelKey={controller.labelKey(name)}
+        control={form.control}
+        storedLabels={controller.storedLineLabels(name)}
+        isDisabled={!canSave}
+      />
+    ) : (
+      <FieldRow
+        key={name}
+        name={name}
+        field={field}
+        labelKey={controller.labelKey(name)}
+        control={form.control}
+        Widget={controller.widgets?.[name]}
+        knownLabels={controller.knownLabelsOf(name)}
+      />
+    )
+  }
 
   return (
     <div className="space-y-6">
@@ -94,6 +122,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
       </div>
 
       <form
+        ref={controller.formRef}
         onSubmit={submit}
         // Ctrl+Enter saves from anywhere, a document's lines included (where Enter moves down a column).
         onKeyDown={(e) => {
@@ -116,37 +145,29 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
             </Banner>
           )}
           {serverError && <Banner kind="error">{serverError}</Banner>}
-          <fieldset disabled={!canSave} className="grid min-w-0 gap-x-6 gap-y-5 sm:grid-cols-2">
-            {controller.fieldNames.map((name) => {
-              const field = controller.fieldOf(name)
-              return field.kind === 'lines' && !controller.widgets?.[name] ? (
-                <LinesEditor
-                  key={name}
-                  name={name}
-                  field={field}
-                  labelKey={controller.labelKey(name)}
-                  control={form.control}
-                  storedLabels={controller.storedLineLabels(name)}
-                  isDisabled={!canSave}
-                />
+          <fieldset disabled={!canSave} className="min-w-0 divide-y divide-slate-200 dark:divide-slate-800">
+            {controller.sections.map((section) =>
+              section.label === null ? (
+                <div key={section.key} className={gridClass}>
+                  {section.names.map(fieldOf)}
+                </div>
               ) : (
-                <FieldRow
-                  key={name}
-                  name={name}
-                  field={field}
-                  labelKey={controller.labelKey(name)}
-                  control={form.control}
-                  Widget={controller.widgets?.[name]}
-                  knownLabels={controller.knownLabelsOf(name)}
-                />
-              )
-            })}
+                // A part of a long form (Account, Personal, Address…): a group named by its heading.
+                // The legend floats so that it sits inside the section's padding, not on its top edge.
+                <fieldset key={section.key} className="min-w-0 py-6 first:pt-0 last:pb-0">
+                  <legend className="float-start mb-4 w-full">
+                    <h2 className="text-base font-semibold text-slate-900 dark:text-slate-100">{t(section.label)}</h2>
+                  </legend>
+                  <div className={`clear-both ${gridClass}`}>{section.names.map(fieldOf)}</div>
+                </fieldset>
+              ),
+            )}
           </fieldset>
           {controller.outputNames.length + controller.serverNames.length > 0 && (
             <ComputedValues entity={entity} names={controller.outputNames} serverNames={controller.serverNames} stored={row ?? undefined} control={form.control} labelKey={controller.labelKey} />
           )}
         </div>
-        <FormActions listPath={entity.ui.listPath} canSave={canSave} isSaving={isSaving} />
+        <FormActions listPath={entity.ui.listPath} listSearch={listReturn(entity).search} canSave={canSave} isSaving={isSaving} />
       </form>
 
       <ConfirmDialog

@@ -65,7 +65,7 @@ function LineCell({ name, field, label, control, knownLabels, isSubmitted, onKey
   // The field array validates itself on every append: a line just added is not yet wrong.
   const message = fieldState.isTouched || isSubmitted ? error : undefined
   return (
-    <td className={`px-2 py-2 align-top ${cellInput}`} onKeyDown={onKeyDown}>
+    <td className={`px-2 py-2 align-top ${cellInput}`} onKeyDown={onKeyDown} data-invalid={message ? '' : undefined}>
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
@@ -146,7 +146,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
   }
 
   return (
-    <section className="min-w-0 sm:col-span-2" aria-labelledby={`${tableId}-title`}>
+    <section className="min-w-0 sm:col-span-2" aria-labelledby={`${tableId}-title`} data-field={name} data-invalid={listError ? '' : undefined}>
       <div className="mb-2 flex items-center justify-between gap-3">
         <h2 id={`${tableId}-title`} className="text-sm font-medium text-slate-700 dark:text-slate-300">
           {t(labelKey)}

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useBlocker, useNavigate } from '@tanstack/react-router'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useMessagesInLanguage } from './useMessagesInLanguage'
@@ -14,7 +14,10 @@ import { entityKeys } from '../queries'
 import { showAlert } from '../ui/notifications'
 import type { FormContext, FormExtension } from './extension'
 import { toFormValues, toPayload, withoutBlankSecrets, type FormValues, type SubmitValues } from './form-values'
+import { focusFirstField, focusFirstInvalid } from './focus'
 import { registryResolver } from './registry-resolver'
+import { listReturn } from '../list/list-return'
+import { useRefCascades } from './useRefCascades'
 
 const noChecks = (): Readonly<Record<string, Message | undefined>> => ({})
 const noExtension: FormExtension = {}
@@ -50,11 +53,18 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
     return new Set([...readOnly, ...unpickable, ...(extension.hiddenFields?.(context) ?? [])])
   }, [entity, entities, access, extension, context])
   const extraFields = useMemo(() => (extension.extraFields ?? []).filter((x) => x.isShown?.(context) ?? true), [extension, context])
-  /** The form's fields and extra inputs, in order. */
-  const fieldNames = useMemo(
-    () => entity.fieldNames.filter((name) => !hidden.has(name)).flatMap((name) => [name, ...extraFields.filter((x) => x.after === name).map((x) => x.name)]),
-    [entity, hidden, extraFields],
-  )
+  /** The form's parts (the registry's sections, or one part of every field), each with its fields and extra inputs in order. */
+  const sections = useMemo(() => {
+    const shown = (names: readonly string[]) => names.filter((name) => !hidden.has(name)).flatMap((name) => [name, ...extraFields.filter((x) => x.after === name).map((x) => x.name)])
+    if (entity.sections.length === 0) return [{ key: 'fields', label: null, names: shown(entity.fieldNames) }]
+    const parts = entity.sections.map((section) => ({ key: section.key, label: section.label as string | null, names: shown(section.fields) }))
+    // The start-up check puts every field in a section; an entity made on the fly may not have.
+    const placed = new Set(entity.sections.flatMap((section) => section.fields))
+    parts[parts.length - 1]!.names.push(...shown(entity.fieldNames.filter((name) => !placed.has(name))))
+    return parts.filter((part) => part.names.length > 0)
+  }, [entity, hidden, extraFields])
+  /** The form's fields and extra inputs, in the order it shows them. */
+  const fieldNames = useMemo(() => sections.flatMap((section) => section.names), [sections])
   // The latest answers of the extension's checks, read by the resolver at each validation.
   const checks = useRef<Readonly<Record<string, Message | undefined>>>({})
   const resolver = useMemo(
@@ -72,7 +82,22 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
     for (const extra of extraFields) values[extra.name] = ''
     return values
   }, [entity, row, extraFields])
-  const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched' })
+  // The focus after a failed save is ours (focus.ts): react-hook-form's would follow the order fields registered in.
+  const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched', shouldFocusError: false })
+  /** The form element, for the focus: its first field when new, the first in error after a failed save. */
+  const formRef = useRef<HTMLFormElement>(null)
+  const [focusRequest, setFocusRequest] = useState(0)
+  useEffect(() => {
+    if (focusRequest === 0) return
+    // The messages are drawn in this render or the next one.
+    if (focusFirstInvalid(formRef.current)) return
+    const frame = requestAnimationFrame(() => focusFirstInvalid(formRef.current))
+    return () => cancelAnimationFrame(frame)
+  }, [focusRequest])
+  const isNewAtOpen = useRef(isNew)
+  useEffect(() => {
+    if (isNewAtOpen.current) focusFirstField(formRef.current)
+  }, [])
 
   // The hook is the extension's for the whole life of the form (the route's screen map is fixed).
   const useFieldChecks = extension.useFieldChecks ?? noChecks
@@ -135,7 +160,8 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
       showAlert({ kind: 'success', key: 'form.saved', params: { entity: t(`${entity.labelKey}.one`) } })
       isLeavingAllowed.current = true
       await queryClient.invalidateQueries({ queryKey: entityKeys.all(entity.name) })
-      await navigate({ to: entity.ui.listPath })
+      // Back to the list as the user left it (its page, order, search and filters).
+      await navigate(listReturn(entity))
     },
     onError: (error) => {
       if (isApiError(error) && error.status === 409 && row) {
@@ -144,39 +170,48 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
       }
       if (isApiError(error) && error.fieldErrors) {
         const other: string[] = []
-        let isFirst = true
         for (const [field, messages] of Object.entries(error.fieldErrors)) {
           // `items.3.quantity`: a line's field is on the form when its lines are.
-          if (fieldNames.includes(field.split('.')[0]!)) {
-            form.setError(field, { type: 'server', message: messages.join(' ') }, { shouldFocus: isFirst })
-            isFirst = false
-          } else other.push(...messages)
+          if (fieldNames.includes(field.split('.')[0]!)) form.setError(field, { type: 'server', message: messages.join(' ') })
+          else other.push(...messages)
         }
         form.setError('root.server', { type: 'server', message: other.length > 0 ? other.join(' ') : t('form.fix_errors') })
+        setFocusRequest((n) => n + 1)
         return
       }
       form.setError('root.server', { type: 'server', message: errorText(t, error) })
     },
   })
 
-  const submit = form.handleSubmit(async (values) => {
-    await save.mutateAsync(values).catch(() => undefined)
-  })
+  const submit = form.handleSubmit(
+    async (values) => {
+      await save.mutateAsync(values).catch(() => undefined)
+    },
+    () => setFocusRequest((n) => n + 1),
+  )
+
+  /** A field as the form shows it: on an edit a write-only one (a password) may stay blank. */
+  const fieldOf = useCallback(
+    (name: string): AnyField => {
+      const field = entity.fields[name]
+      if (!field) return extraFields.find((x) => x.name === name)!.field
+      return !isNew && field.isWriteOnly ? ({ ...field, presence: 'optional', isRequired: false } as AnyField) : field
+    },
+    [entity, extraFields, isNew],
+  )
+  useRefCascades(form, fieldNames, fieldOf)
 
   return {
     entity,
     row,
     isNew,
     form,
+    formRef,
+    sections,
     fieldNames,
     labelKey,
     widgets: extension.widgets,
-    /** A field as the form shows it: on an edit a write-only one (a password) may stay blank. */
-    fieldOf: (name: string): AnyField => {
-      const field = entity.fields[name]
-      if (!field) return extraFields.find((x) => x.name === name)!.field
-      return !isNew && field.isWriteOnly ? ({ ...field, presence: 'optional', isRequired: false } as AnyField) : field
-    },
+    fieldOf,
     submit,
     isSaving: save.isPending,
     isDirty,

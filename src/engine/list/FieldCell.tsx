@@ -1,3 +1,4 @@
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AnyField } from '../../../schema/kit'
 import { useFormat } from '../../i18n/useFormat'
@@ -25,6 +26,50 @@ const hrefOf = (url: string) => (/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https
 
 const linkClass = 'text-indigo-600 hover:underline dark:text-indigo-400'
 
+/** Shown by name up to this many; more are summed up ("80 Permissions") and listed on demand. */
+export const REFS_SHOWN = 2
+
+/**
+ * A many-valued cell (a role's permissions): a few names as they are; many as their number,
+ * a button that shows and hides the names (a disclosure), so a row never grows wide or tall.
+ */
+function RefsCell({ field, names }: { field: AnyField; names: readonly string[] }) {
+  const { t } = useTranslation()
+  const [isOpen, setIsOpen] = useState(false)
+  const id = useId()
+  if (names.length === 0) return <span className="text-slate-300 dark:text-slate-600">—</span>
+  if (names.length <= REFS_SHOWN) return <>{names.join(', ')}</>
+  const target = field.ref?.target ?? ''
+  const [one, other] = [t(`entity.${target}.one`, { defaultValue: target }), t(`entity.${target}.other`, { defaultValue: target })]
+  const summary = t('list.refs_summary', { count: names.length, entity: other, one, other })
+  return (
+    <div className="min-w-40 max-w-80">
+      <button
+        type="button"
+        aria-expanded={isOpen}
+        aria-controls={id}
+        onClick={(e) => {
+          e.stopPropagation()
+          setIsOpen((open) => !open)
+        }}
+        className="inline-flex items-center gap-1 rounded-md bg-slate-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-slate-800 dark:text-slate-200 dark:hover:bg-slate-700"
+      >
+        {summary}
+        <Icon name="chevronDown" className={`size-3.5 transition-transform ${isOpen ? 'rotate-180' : ''}`} />
+      </button>
+      {isOpen && (
+        <ul id={id} onClick={(e) => e.stopPropagation()} className="mt-1.5 flex max-h-40 flex-wrap gap-1 overflow-y-auto text-xs">
+          {names.map((name, i) => (
+            <li key={`${name}-${i}`} className="rounded bg-indigo-50 px-1.5 py-0.5 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+              {name}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
 /** One list cell, by the field's `cell` kind (registry). */
 export function FieldCell({ field, value }: { field: AnyField; value: unknown }) {
   const { t } = useTranslation()
@@ -35,7 +80,7 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
     case 'ref':
       return <>{refName(value)}</>
     case 'refs':
-      return <>{Array.isArray(value) ? value.map(refName).join(', ') : ''}</>
+      return <RefsCell field={field} names={Array.isArray(value) ? value.map(refName) : []} />
     case 'boolean': {
       const isOn = value === true
       return (

@@ -1,24 +1,27 @@
 import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { createContext, useContext, useMemo, useState } from 'react'
+import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ComponentProps } from 'react'
 import { useTranslation } from 'react-i18next'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useAccess } from '../../auth/useAccess'
 import { Banner } from '../ui/Banner'
-import { LazyConfirmDialog } from '../ui/LazyConfirmDialog'
 import { Icon } from '../ui/icons'
 import { FieldCell, isNumericCell } from './FieldCell'
+import { FilterChips } from './FilterChips'
+import { SkeletonRows } from './ListSkeleton'
 import { Pagination } from '../ui/Pagination'
 import { isPageSize, pageSizes, useListController, type ListController } from './useListController'
 import { ListSearchBox, NewRecordLink } from './ListToolbar'
-import { TableFrame } from './TableFrame'
+import { pinnedCell, pinnedHeaderCell, TableFrame } from './TableFrame'
 import { RecordActions } from '../actions/RecordActions'
 
 /**
- * The generic list screen of any registry entity: header with search and "New", a
- * server-paged, sortable, selectable table of `entity.listColumns`, row click to the form,
- * delete with confirmation. Behaviour lives in `useListController`; this file renders.
+ * The generic list screen of any registry entity: header with search, filters and "New",
+ * the filters in force as chips, a server-paged, sortable, selectable table of
+ * `entity.listColumns` whose rows open their record (a real link: Ctrl/Cmd- and
+ * middle-click open a new tab), delete with a confirmation that says what it would do.
+ * Behaviour lives in `useListController`; this file renders.
  */
 const features = tableFeatures({})
 type Features = typeof features
@@ -63,7 +66,6 @@ function SelectRowCheckbox({ row }: { row: Row }) {
       className={checkboxClass}
       checked={c.selection.has(row.id)}
       onChange={() => c.toggleRow(row.id)}
-      onClick={(e) => e.stopPropagation()}
       aria-label={t('list.select_row', { label: labelOf(c.entity, row) })}
     />
   )
@@ -112,10 +114,7 @@ function DeleteButton({ row }: { row: Row }) {
   return (
     <button
       type="button"
-      onClick={(e) => {
-        e.stopPropagation()
-        c.askDelete(row)
-      }}
+      onClick={() => c.askDelete(row)}
       className="rounded-md p-1.5 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-red-500 dark:hover:bg-red-950 dark:hover:text-red-400"
       aria-label={t('list.delete_row', { label: labelOf(c.entity, row) })}
     >
@@ -129,8 +128,29 @@ function ColumnsHeaderLabel({ id }: { id: 'serial' | 'actions' }) {
   return id === 'serial' ? <>{t('list.serial')}</> : <span className="sr-only">{t('list.actions')}</span>
 }
 
+/** The row's link to its record (the label column's cell): a real link, so the browser can open it in a new tab. */
+function RowLink({ row, name }: { row: Row; name: string }) {
+  const c = useController()
+  const field = c.entity.fields[name]!
+  const value = row[name]
+  const isEmpty = value === null || value === undefined || value === ''
+  return (
+    <Link
+      to={formHref(c.entity, row)}
+      aria-label={isEmpty ? labelOf(c.entity, row) : undefined}
+      className="rounded text-slate-900 decoration-indigo-400 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-100"
+    >
+      {/* A link cell (an e-mail) is plain text here: a link cannot hold another. */}
+      {field.cell === 'link' && !isEmpty ? String(value) : <FieldCell field={field} value={value} />}
+    </Link>
+  )
+}
+
 /** Selection and delete are there for users who may delete (the server enforces it either way); a record's actions for those who may run them. */
-function columnsOf(entity: AnyEntity, { canSelect, canDelete, hasActions }: { canSelect: boolean; canDelete: boolean; hasActions: boolean }): ColumnDef<Features, Row, unknown>[] {
+function columnsOf(
+  entity: AnyEntity,
+  { canSelect, canDelete, hasActions, linkColumn }: { canSelect: boolean; canDelete: boolean; hasActions: boolean; linkColumn?: string },
+): ColumnDef<Features, Row, unknown>[] {
   return [
     ...(canSelect
       ? [helper.display({ id: 'select', header: () => <SelectAllCheckbox />, cell: ({ row }) => <SelectRowCheckbox row={row.original} /> })]
@@ -140,7 +160,7 @@ function columnsOf(entity: AnyEntity, { canSelect, canDelete, hasActions }: { ca
       helper.accessor((row: Row) => row[name], {
         id: name,
         header: () => <SortHeader field={name} />,
-        cell: (info) => <FieldCell field={entity.fields[name]!} value={info.getValue()} />,
+        cell: (info) => (name === linkColumn ? <RowLink row={info.row.original} name={name} /> : <FieldCell field={entity.fields[name]!} value={info.getValue()} />),
       }),
     ),
     ...(canDelete || hasActions
@@ -156,6 +176,55 @@ export function formHref(entity: AnyEntity, row: Row): string {
   return `${entity.ui.formPath}/${row.id}${label ? `/${encodeURIComponent(label)}` : ''}`
 }
 
+/** The column whose cell is the row's link: the label's, or the first. */
+const linkColumnOf = (entity: AnyEntity) => (entity.listColumns.includes(entity.labelField) ? entity.labelField : entity.listColumns[0])
+
+/** Short values stay on one line (a wide table scrolls in its card); free text and long lists may wrap. */
+const keepsOneLine = (field: AnyEntity['fields'][string]) => field.cell !== 'refs' && (field.kind !== 'text' || (field.maxLength ?? Infinity) <= 50)
+
+/** A click on a control inside a row (a checkbox, a button, a link) is that control's, not the row's. */
+const isOnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, [role="button"]') !== null
+
+const DeleteDialog = lazy(() => import('./DeleteDialog').then((m) => ({ default: m.DeleteDialog })))
+const FilterPanel = lazy(() => import('./FilterPanel').then((m) => ({ default: m.FilterPanel })))
+
+/** The delete confirmation, loaded the first time a delete is asked for: a list should not pay for the dialog library before. */
+function LazyDeleteDialog(props: ComponentProps<typeof DeleteDialog>) {
+  const [hasOpened, setHasOpened] = useState(props.isOpen)
+  if (props.isOpen && !hasOpened) setHasOpened(true)
+  if (!hasOpened) return null
+  return (
+    <Suspense fallback={null}>
+      <DeleteDialog {...props} />
+    </Suspense>
+  )
+}
+
+function FiltersButton({ count, isOpen, onToggle, controls }: { count: number; isOpen: boolean; onToggle: () => void; controls: string }) {
+  const { t } = useTranslation()
+  return (
+    <button
+      type="button"
+      onClick={onToggle}
+      aria-expanded={isOpen}
+      aria-controls={controls}
+      className={`inline-flex items-center gap-1.5 rounded-lg border px-3 py-2 text-sm font-medium shadow-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 ${isOpen || count > 0 ? 'border-indigo-300 bg-indigo-50 text-indigo-800 dark:border-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-100' : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'}`}
+    >
+      <Icon name="adjustments" className="size-4" />
+      {t('list.filters')}{' '}
+      {count > 0 && (
+        <>
+          <span className="rounded-full bg-indigo-600 px-1.5 text-xs font-semibold text-white tabular-nums" aria-hidden="true">
+            {count}
+          </span>
+          {/* Said once, in words: "Filters (2 filters in use)". */}
+          <span className="sr-only">{`(${t('list.filters_active', { count })})`}</span>
+        </>
+      )}
+    </button>
+  )
+}
+
 export function ListScreen({ entity }: { entity: AnyEntity }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
@@ -166,25 +235,31 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
   const canBulkDelete = canDelete && entity.routes.delete_multiple !== false
   const canOpen = access.can(entity.permissions.DETAILS) && entity.routes.read !== false
   const hasActions = Object.values(entity.actions).some((a) => access.can(a.permission))
-  const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete, hasActions }), [entity, canBulkDelete, canDelete, hasActions])
+  const linkColumn = linkColumnOf(entity)
+  const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete, hasActions, linkColumn: canOpen ? linkColumn : undefined }), [entity, canBulkDelete, canDelete, hasActions, canOpen, linkColumn])
   const table = useTable({ features, columns, data: controller.rows as Row[] })
   const plural = t(`${entity.labelKey}.other`)
-  const one = t(`${entity.labelKey}.one`)
   const { query, pendingDelete } = controller
   // The dialog keeps its text while it animates closed.
   const [asked, setAsked] = useState(pendingDelete)
   if (pendingDelete && pendingDelete !== asked) setAsked(pendingDelete)
+  const [isFilterOpen, setIsFilterOpen] = useState(false)
+  const filterPanelId = useId()
   const isFirstLoad = query.isPending
   const isEmpty = !isFirstLoad && !query.isError && controller.rows.length === 0
+  const isFiltered = controller.activeFilters.length > 0
   const searchField = entity.searchFields[0]
 
-  const openRow = (row: Row) => {
-    if (canOpen) void navigate({ to: formHref(entity, row) })
+  const open = (row: Row, inNewTab: boolean) => {
+    if (!canOpen) return
+    const href = formHref(entity, row)
+    if (inNewTab) window.open(href, '_blank', 'noopener')
+    else void navigate({ to: href })
   }
 
   return (
     <ControllerContext.Provider value={controller}>
-      <div className="space-y-4">
+      <div className="min-w-0 space-y-4">
         <header className="flex flex-wrap items-end justify-between gap-4">
           <div>
             <h1 className="text-2xl font-semibold tracking-tight">{plural}</h1>
@@ -201,9 +276,33 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                 isBusy={query.isFetching && !isFirstLoad}
               />
             )}
+            {controller.filterParams.length > 0 && (
+              <FiltersButton count={new Set(controller.activeFilters.map((f) => f.field)).size} isOpen={isFilterOpen} onToggle={() => setIsFilterOpen((o) => !o)} controls={filterPanelId} />
+            )}
             {canCreate && <NewRecordLink entity={entity} />}
           </div>
         </header>
+
+        <div id={filterPanelId} hidden={!isFilterOpen}>
+          {isFilterOpen && (
+            <Suspense fallback={<div className="h-24 animate-pulse rounded-xl bg-slate-100 dark:bg-slate-800" aria-hidden="true" />}>
+              <FilterPanel
+                // A new set of filters in the address (a chip removed, Back) starts the panel over from it.
+                key={JSON.stringify(controller.view.filters)}
+                entity={entity}
+                filters={controller.view.filters}
+                onApply={controller.setFilters}
+                onClose={() => setIsFilterOpen(false)}
+              />
+            </Suspense>
+          )}
+        </div>
+        <FilterChips
+          entity={entity}
+          filters={controller.activeFilters}
+          onRemove={(params) => controller.setFilters(Object.fromEntries(params.map((p) => [p, undefined])))}
+          onClear={controller.clearFilters}
+        />
 
         {query.isError && <Banner kind="error">{errorText(t, query.error)}</Banner>}
         {controller.deleteError && (
@@ -214,6 +313,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
 
         <TableFrame
           isBusy={query.isFetching}
+          label={plural}
           above={
             <>
               {canBulkDelete && controller.selection.size > 0 && (
@@ -236,10 +336,17 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
               {isEmpty && (
                 <div className="flex flex-col items-center gap-3 px-6 py-16 text-center">
                   <div className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-400 dark:bg-slate-800">
-                    <Icon name={controller.search ? 'search' : 'folder'} className="size-6" />
+                    <Icon name={controller.search || isFiltered ? 'search' : 'folder'} className="size-6" />
                   </div>
-                  <p className="font-medium">{controller.search ? t('list.empty_search', { text: controller.search }) : t('list.empty', { entity: plural })}</p>
-                  {!controller.search && canCreate && (
+                  <p className="font-medium">
+                    {isFiltered ? t('list.empty_filtered') : controller.search ? t('list.empty_search', { text: controller.search }) : t('list.empty', { entity: plural })}
+                  </p>
+                  {isFiltered && (
+                    <button type="button" onClick={controller.clearFilters} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+                      {t('list.clear_filters')}
+                    </button>
+                  )}
+                  {!controller.search && !isFiltered && canCreate && (
                     <Link to={`${entity.ui.formPath}/new`} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
                       {t('list.create_first')}
                     </Link>
@@ -247,7 +354,6 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                 </div>
               )}
               <Pagination paging={{ ...controller, setSize: (n) => isPageSize(n) && controller.setSize(n) }} sizes={pageSizes} />
-
             </>
           }
           head={
@@ -262,7 +368,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                         key={header.id}
                         scope="col"
                         aria-sort={isData && field.isSortable ? ariaSortOf(controller.sortDirection(header.column.id)) : undefined}
-                        className={`whitespace-nowrap px-4 py-3 ${header.column.id === 'select' ? 'w-12' : ''} ${header.column.id === 'serial' ? 'w-16' : ''} ${header.column.id === 'actions' ? 'w-16 text-end' : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
+                        className={`whitespace-nowrap px-4 py-3 ${header.column.id === 'select' ? 'w-12' : ''} ${header.column.id === 'serial' ? 'w-16' : ''} ${header.column.id === 'actions' ? `w-16 text-end ${pinnedHeaderCell}` : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
                       >
                         {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                       </th>
@@ -270,39 +376,35 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
                   })}
                 </tr>
               ))}
-
             </>
           }
         >
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {isFirstLoad &&
-              Array.from({ length: 6 }, (_, i) => (
-                <tr key={`skeleton-${i}`} aria-hidden="true">
-                  {columns.map((column, j) => (
-                    <td key={column.id ?? j} className="px-4 py-3.5">
-                      <div className="h-4 animate-pulse rounded bg-slate-100 dark:bg-slate-800" style={{ width: `${40 + ((i * 7 + j * 13) % 50)}%` }} />
-                    </td>
-                  ))}
-                </tr>
-              ))}
+            {isFirstLoad && <SkeletonRows columns={columns.length} />}
             {table.getRowModel().rows.map((row) => (
               <tr
                 key={row.id}
                 data-open={canOpen || undefined}
-                onClick={() => openRow(row.original)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' && e.target === e.currentTarget) openRow(row.original)
+                // A row opens its record like the link in it: a click here, Ctrl/Cmd- or middle-click in a new tab.
+                onClick={(e) => {
+                  if (!isOnControl(e.target)) open(row.original, e.ctrlKey || e.metaKey || e.shiftKey)
                 }}
-                tabIndex={canOpen ? 0 : undefined}
+                onMouseDown={(e) => {
+                  // No autoscroll on a middle click that opens a tab.
+                  if (e.button === 1 && canOpen && !isOnControl(e.target)) e.preventDefault()
+                }}
+                onAuxClick={(e) => {
+                  if (e.button === 1 && !isOnControl(e.target)) open(row.original, true)
+                }}
                 aria-selected={canBulkDelete ? controller.selection.has(row.original.id) : undefined}
-                className="data-[open]:cursor-pointer transition-colors hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-none aria-selected:bg-indigo-50/60 dark:hover:bg-slate-800/60 dark:focus-visible:bg-indigo-950/40 dark:aria-selected:bg-indigo-950/30"
+                className="group transition-colors hover:bg-slate-50 focus-within:bg-indigo-50/60 aria-selected:bg-indigo-50/60 data-[open]:cursor-pointer dark:hover:bg-slate-800/60 dark:focus-within:bg-indigo-950/30 dark:aria-selected:bg-indigo-950/30"
               >
                 {row.getAllCells().map((cell) => {
                   const field = entity.fields[cell.column.id]
                   return (
                     <td
                       key={cell.id}
-                      className={`px-4 py-3 ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${cell.column.id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'}`}
+                      className={`px-4 py-3 ${field && keepsOneLine(field) ? 'whitespace-nowrap' : ''} ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${cell.column.id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'} ${cell.column.id === 'actions' ? pinnedCell : ''}`}
                     >
                       <table.FlexRender cell={cell} />
                     </td>
@@ -311,23 +413,17 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
               </tr>
             ))}
           </tbody>
-
         </TableFrame>
       </div>
 
-      <LazyConfirmDialog
+      <LazyDeleteDialog
+        entity={entity}
+        pending={asked}
         isOpen={pendingDelete !== null}
-        title={asked?.kind === 'many' ? t('list.confirm_bulk_title') : t('list.confirm_delete_title', { entity: one })}
-        confirmLabel={t('common.delete')}
-        cancelLabel={t('common.cancel')}
+        isBusy={controller.isDeleting}
         onConfirm={controller.confirmDelete}
         onCancel={controller.cancelDelete}
-        isBusy={controller.isDeleting}
-      >
-        {asked?.kind === 'many'
-          ? t('list.confirm_bulk_text', { count: asked.ids.length, entity: plural })
-          : t('list.confirm_delete_text', { label: asked?.kind === 'one' ? asked.label : '' })}
-      </LazyConfirmDialog>
+      />
     </ControllerContext.Provider>
   )
 }

@@ -9,7 +9,8 @@ import { Spinner } from '../ui/PageSpinner'
 export function ListSearchBox({ label, value, onChange, isBusy = false }: { label: string; value: string; onChange: (text: string) => void; isBusy?: boolean }) {
   const id = useId()
   return (
-    <div className="relative flex-1 sm:w-72 sm:flex-none">
+    // A whole line on a phone (the buttons beside it go to the next); beside them from `sm` up.
+    <div className="relative min-w-0 basis-full sm:w-72 sm:flex-none sm:basis-auto">
       <label htmlFor={id} className="sr-only">
         {label}
       </label>

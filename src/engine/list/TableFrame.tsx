@@ -3,15 +3,20 @@ import type { ReactNode } from 'react'
 /**
  * The card a list's table sits in: the generic list and bespoke lists alike. `head` is the
  * table's header rows, `children` its body; `above` and `below` sit inside the card.
+ *
+ * A table wider or longer than the screen scrolls inside the card — the page never gets
+ * wider — with its header row kept in view (sticky) and, in the generic list, its actions
+ * column pinned to the end edge (`pinnedCell`).
  */
-export function TableFrame({ isBusy, head, children, above, below }: { isBusy: boolean; head: ReactNode; children: ReactNode; above?: ReactNode; below?: ReactNode }) {
+export function TableFrame({ isBusy, head, children, above, below, label }: { isBusy: boolean; head: ReactNode; children: ReactNode; above?: ReactNode; below?: ReactNode; label?: string }) {
   return (
-    <section className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
+    <section className="min-w-0 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
       {above}
-      {/* Positioned, so a visually hidden header of a wide table scrolls with it instead of widening the page. */}
-      <div className="relative overflow-x-auto">
+      {/* The scroll container: positioned, so a visually hidden header of a wide table scrolls with it instead of widening the page. */}
+      {/* Named, it is a region the keyboard can reach and scroll. */}
+      <div className="relative max-h-[max(20rem,calc(100dvh-15rem))] overflow-auto overscroll-x-contain" {...(label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {})}>
         <table className="min-w-full text-sm" aria-busy={isBusy}>
-          <thead className="border-b border-slate-200 bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-500 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400">
+          <thead className="sticky top-0 z-20 bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-500 shadow-[inset_0_-1px_0] shadow-slate-200 dark:bg-slate-900 dark:text-slate-400 dark:shadow-slate-800">
             {head}
           </thead>
           {children}
@@ -21,3 +26,13 @@ export function TableFrame({ isBusy, head, children, above, below }: { isBusy: b
     </section>
   )
 }
+
+/**
+ * A cell kept at the end edge while the table scrolls sideways (the row's actions); opaque,
+ * so what scrolls under it does not show through, and as the row is (hovered, selected).
+ */
+export const pinnedCell =
+  'sticky end-0 z-10 bg-white shadow-[inset_1px_0_0] shadow-slate-100 group-hover:bg-slate-50 group-aria-selected:bg-indigo-50 rtl:shadow-[inset_-1px_0_0] dark:bg-slate-900 dark:shadow-slate-800 dark:group-hover:bg-slate-800 dark:group-aria-selected:bg-indigo-950'
+
+/** The header cell above a pinned column. */
+export const pinnedHeaderCell = 'sticky end-0 z-30 bg-slate-50 dark:bg-slate-900'

@@ -1,24 +1,32 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useMemo, useState } from 'react'
+import { useNavigate, useSearch } from '@tanstack/react-router'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { deleteRecord, deleteRecords, labelOf, type AnyEntity, type ListParams, type Row } from '../entity-api'
 import { entityKeys, useEntityList } from '../queries'
 import { showAlert } from '../ui/notifications'
 import { useDebouncedValue } from '../useDebouncedValue'
+import { rememberListView } from './list-return'
+import { filterParamsOf, listViewOf, searchOfView, withFilters, type FilterParam, type ListView, type PageSize } from './list-search'
+
+export { isPageSize, pageSizes, type PageSize } from './list-search'
 
 /**
- * The headless list (ra-core's list controller): server paging 30/50/100, search through
- * the contract's `search/?<first search field>=`, ordering from header clicks, selection,
- * single and bulk delete with a confirmation step. The view only renders this state.
+ * The headless list (ra-core's list controller): its view — page, rows per page (30/50/100),
+ * order, search text and filters — lives in the address, so opening a record and coming
+ * back, Back, a reload or a shared link show the same rows; selection, and single and bulk
+ * delete with a confirmation that says first what the delete would do. The view only
+ * renders this state.
  */
-export const pageSizes = [30, 50, 100] as const
-export const isPageSize = (n: number): n is PageSize => (pageSizes as readonly number[]).includes(n)
-export type PageSize = (typeof pageSizes)[number]
 export const SEARCH_DEBOUNCE_MS = 300
 
 export type SortDirection = 'asc' | 'desc'
 
 /** What the confirmation dialog asks about. */
 export type PendingDelete = { kind: 'one'; row: Row; label: string } | { kind: 'many'; ids: readonly number[] }
+
+/** A filter in force, as its chip shows it. */
+export type ActiveFilter = FilterParam & { value: string }
 
 /** Header clicks cycle a column: ascending → descending → the entity's default order. */
 export function nextOrdering(current: string, field: string): string {
@@ -39,43 +47,70 @@ export function serialNumber(page: number, size: number, index: number): number 
 }
 
 export function useListController(entity: AnyEntity) {
+  const { t } = useTranslation()
   const queryClient = useQueryClient()
-  const [page, setPage] = useState(1)
-  const [size, setSizeState] = useState<PageSize>(30)
-  const [searchText, setSearchTextState] = useState('')
-  const [ordering, setOrdering] = useState('')
-  const [selection, setSelection] = useState<ReadonlySet<number>>(() => new Set())
-  const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null)
-  const search = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS)
+  const navigate = useNavigate()
+  const address = useSearch({ strict: false }) as Record<string, unknown>
+  const view = useMemo(() => listViewOf(entity, address), [entity, address])
+  const search = useMemo(() => searchOfView(view), [view])
+  const searchKey = JSON.stringify(search)
+  const filterParams = useMemo(() => filterParamsOf(entity), [entity])
 
-  // The page and selection restart whenever what is listed changes.
-  const [listedSearch, setListedSearch] = useState(search)
-  if (listedSearch !== search) {
-    setListedSearch(search)
-    setPage(1)
-    setSelection(new Set())
+  // The form returns to the list as it was left.
+  useEffect(() => rememberListView(entity.ui.listPath, search), [entity.ui.listPath, searchKey])
+
+  const viewNow = useRef(view)
+  viewNow.current = view
+  /** Shows another view: a new entry in the history (Back returns to this one), or in place of it. */
+  const show = useCallback(
+    (next: ListView, options: { replace?: boolean } = {}) => void navigate({ to: entity.ui.listPath, search: searchOfView(next), replace: options.replace ?? false }),
+    [navigate, entity.ui.listPath],
+  )
+
+  // The search box: what is typed reaches the address once typing pauses (in place of the
+  // entry: one per search, not per key); an address changed otherwise (Back) refills the box.
+  const [searchText, setSearchText] = useState(view.q)
+  const typed = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS)
+  useEffect(() => {
+    if (typed !== viewNow.current.q) show({ ...viewNow.current, q: typed, page: 1 }, { replace: true })
+  }, [typed, show])
+  const [shownQ, setShownQ] = useState(view.q)
+  if (shownQ !== view.q) {
+    setShownQ(view.q)
+    if (searchText.trim() !== view.q) setSearchText(view.q)
   }
 
+  // The selection is of the rows shown: it empties whenever another view is listed.
+  const [selection, setSelection] = useState<ReadonlySet<number>>(() => new Set())
+  const [listedKey, setListedKey] = useState(searchKey)
+  if (listedKey !== searchKey) {
+    setListedKey(searchKey)
+    setSelection(new Set())
+  }
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null)
+
   const params: ListParams = useMemo(
-    () => ({ page, size, ...(ordering ? { ordering } : {}), ...(search ? { search } : {}) }),
-    [page, size, ordering, search],
+    () => ({ page: view.page, size: view.size, ...(view.ordering ? { ordering: view.ordering } : {}), ...(view.q ? { search: view.q } : {}), ...(Object.keys(view.filters).length > 0 ? { filters: view.filters } : {}) }),
+    [view],
   )
   const query = useEntityList(entity, params)
   const data = query.data
   const rows: readonly Row[] = data?.rows ?? noRows
   // The server clamps a page past the end; show the page it actually returned.
-  const shownPage = data?.page ?? page
+  const shownPage = data?.page ?? view.page
   const totalPages = Math.max(1, data?.totalPages ?? 1)
 
   const invalidate = useCallback(() => queryClient.invalidateQueries({ queryKey: entityKeys.all(entity.name) }), [queryClient, entity.name])
+  const one = t(`${entity.labelKey}.one`)
 
   const deleteOne = useMutation({
-    mutationFn: (id: number) => deleteRecord(entity, id),
-    onSuccess: (detail, id) => {
-      showAlert({ kind: 'success', ...(detail ? { text: detail } : { key: 'list.deleted' }) })
+    mutationFn: (row: Row) => deleteRecord(entity, row.id),
+    onSuccess: (_detail, row) => {
+      // The screen's own words, in the user's language, with the record's name.
+      showAlert({ kind: 'success', key: 'list.deleted_record', params: { entity: one, label: labelOf(entity, row) } })
       setSelection((s) => {
         const next = new Set(s)
-        next.delete(id)
+        next.delete(row.id)
         return next
       })
       setPendingDelete(null)
@@ -87,8 +122,9 @@ export function useListController(entity: AnyEntity) {
 
   const deleteMany = useMutation({
     mutationFn: (ids: readonly number[]) => deleteRecords(entity, ids),
-    onSuccess: (detail) => {
-      showAlert({ kind: 'success', ...(detail ? { text: detail } : { key: 'list.deleted' }) })
+    onSuccess: (_detail, ids) => {
+      const other = t(`${entity.labelKey}.other`)
+      showAlert({ kind: 'success', key: 'list.deleted_records', params: { count: ids.length, entity: ids.length === 1 ? one : other, one, other } })
       setSelection(new Set())
       setPendingDelete(null)
       return invalidate()
@@ -96,40 +132,39 @@ export function useListController(entity: AnyEntity) {
     onError: () => setPendingDelete(null),
   })
 
-  const changeListing = (apply: () => void) => {
-    apply()
-    setPage(1)
-    setSelection(new Set())
-  }
-
   const isAllSelected = rows.length > 0 && rows.every((r) => selection.has(r.id))
+  const activeFilters: ActiveFilter[] = filterParams.flatMap((p) => (view.filters[p.param] !== undefined ? [{ ...p, value: view.filters[p.param]! }] : []))
 
   return {
     entity,
     query,
     rows,
+    view,
     page: shownPage,
-    size,
+    size: view.size,
     totalPages,
     totalElements: data?.totalElements ?? 0,
     searchText,
-    search,
-    ordering,
+    search: view.q,
+    ordering: view.ordering,
+    filterParams,
+    activeFilters,
     selection,
     isAllSelected,
     pendingDelete,
     deleteError: deleteOne.error ?? deleteMany.error,
     isDeleting: deleteOne.isPending || deleteMany.isPending,
 
-    setSearchText: setSearchTextState,
-    setSize: (next: PageSize) => changeListing(() => setSizeState(next)),
-    goToPage: (next: number) => {
-      setPage(Math.min(Math.max(1, next), totalPages))
-      setSelection(new Set())
-    },
-    toggleSort: (field: string) => changeListing(() => setOrdering((current) => nextOrdering(current, field))),
-    sortDirection: (field: string) => directionOf(ordering, field),
-    serialOf: (index: number) => serialNumber(shownPage, size, index),
+    setSearchText,
+    setSize: (next: PageSize) => show({ ...view, size: next, page: 1 }),
+    goToPage: (next: number) => show({ ...view, page: Math.min(Math.max(1, next), totalPages) }),
+    toggleSort: (field: string) => show({ ...view, ordering: nextOrdering(view.ordering, field), page: 1 }),
+    sortDirection: (field: string) => directionOf(view.ordering, field),
+    serialOf: (index: number) => serialNumber(shownPage, view.size, index),
+    /** Sets filter parameters (an empty value removes one); the list starts again at its first page. */
+    setFilters: (filters: Readonly<Record<string, string | undefined>>) => show(withFilters(view, filters)),
+    removeFilter: (param: string) => show(withFilters(view, { [param]: undefined })),
+    clearFilters: () => show({ ...view, filters: {}, page: 1 }),
 
     toggleRow: (id: number) =>
       setSelection((s) => {
@@ -155,7 +190,7 @@ export function useListController(entity: AnyEntity) {
     },
     confirmDelete: () => {
       if (!pendingDelete) return
-      if (pendingDelete.kind === 'one') deleteOne.mutate(pendingDelete.row.id)
+      if (pendingDelete.kind === 'one') deleteOne.mutate(pendingDelete.row)
       else deleteMany.mutate(pendingDelete.ids)
     },
     dismissDeleteError: () => {

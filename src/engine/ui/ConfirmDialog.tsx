@@ -2,7 +2,11 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/re
 import type { ReactNode } from 'react'
 import { Spinner } from './PageSpinner'
 
-/** A modal question with a cancel and a confirm button (destructive by default). */
+/**
+ * A modal question with a cancel and a confirm button (destructive by default). The confirm
+ * button waits while the question is being worked out (`isConfirmDisabled`), and is not
+ * offered when the answer can only be no (`canConfirm: false`: the cancel button closes).
+ */
 export function ConfirmDialog({
   isOpen,
   title,
@@ -13,6 +17,8 @@ export function ConfirmDialog({
   onCancel,
   isBusy = false,
   tone = 'danger',
+  isConfirmDisabled = false,
+  canConfirm = true,
 }: {
   isOpen: boolean
   title: string
@@ -23,6 +29,8 @@ export function ConfirmDialog({
   onCancel: () => void
   isBusy?: boolean
   tone?: 'danger' | 'warning'
+  isConfirmDisabled?: boolean
+  canConfirm?: boolean
 }) {
   const accent = tone === 'danger' ? 'bg-red-600 hover:bg-red-500 focus-visible:outline-red-600' : 'bg-amber-600 hover:bg-amber-500 focus-visible:outline-amber-600'
   const iconTone = tone === 'danger' ? 'bg-red-100 text-red-600 dark:bg-red-950 dark:text-red-400' : 'bg-amber-100 text-amber-600 dark:bg-amber-950 dark:text-amber-400'
@@ -42,7 +50,7 @@ export function ConfirmDialog({
             </div>
             <div className="min-w-0">
               <DialogTitle className="text-base font-semibold">{title}</DialogTitle>
-              <div className="mt-2 text-sm text-slate-600 dark:text-slate-300">{children}</div>
+              <div className="mt-2 space-y-3 text-sm text-slate-600 dark:text-slate-300">{children}</div>
             </div>
           </div>
           <div className="mt-6 flex justify-end gap-3">
@@ -54,15 +62,17 @@ export function ConfirmDialog({
             >
               {cancelLabel}
             </button>
-            <button
-              type="button"
-              onClick={onConfirm}
-              disabled={isBusy}
-              className={`flex items-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 disabled:opacity-60 ${accent}`}
-            >
-              {isBusy && <Spinner className="size-4" />}
-              {confirmLabel}
-            </button>
+            {canConfirm && (
+              <button
+                type="button"
+                onClick={onConfirm}
+                disabled={isBusy || isConfirmDisabled}
+                className={`flex items-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 disabled:opacity-60 ${accent}`}
+              >
+                {isBusy && <Spinner className="size-4" />}
+                {confirmLabel}
+              </button>
+            )}
           </div>
         </DialogPanel>
       </div>

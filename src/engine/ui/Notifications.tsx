@@ -23,9 +23,10 @@ function DismissButton({ onClick, label }: { onClick: () => void; label: string 
 }
 
 /**
- * What the feedback API shows (spec §4): the alert banner under the toolbar at the end
- * side, the snackbar at the top centre, the notification stack at the bottom end (at most
- * five). Loaded the first time there is something to show.
+ * What the feedback API shows (spec §4): the snackbar at the top centre (over the toolbar),
+ * the alert banner at the bottom centre and the notification stack at the bottom end (at
+ * most five) — none of them over a page's own header, where its search box and New button
+ * are. Loaded the first time there is something to show.
  */
 export function FeedbackView() {
   const { t } = useTranslation()
@@ -33,7 +34,7 @@ export function FeedbackView() {
   return (
     <>
       {alert && (
-        <div className="pointer-events-none fixed inset-x-4 top-20 z-50 flex justify-end">
+        <div className="pointer-events-none fixed inset-x-4 bottom-4 z-50 flex justify-center" data-testid="alert-place">
           <div
             role={alert.kind === 'error' ? 'alert' : 'status'}
             data-testid="alert"

@@ -4,7 +4,10 @@ import type { Widget } from '../../../schema/kit'
 import { Icon } from '../ui/icons'
 import { borderClass, inputClass, type WidgetProps } from './types'
 
-/** Inputs whose value is plain text in the form. */
+/**
+ * Inputs whose value is plain text in the form. None has a `maxLength`: the browser would
+ * cut a pasted value silently; the registry's rule says it is too long instead.
+ */
 const inputTypes: Partial<Record<Widget, { type: string; inputMode?: 'decimal' | 'numeric' | 'tel' | 'email' | 'url'; isLtr?: boolean; step?: string }>> = {
   text: { type: 'text' },
   email: { type: 'email', inputMode: 'email', isLtr: true },
@@ -35,15 +38,14 @@ export function TextInput({ id, name, field, value, onChange, onBlur, isInvalid,
         type={spec.type}
         inputMode={spec.inputMode}
         step={spec.step}
-        dir={spec.isLtr ? 'ltr' : undefined}
-        maxLength={field.maxLength}
+        dir={spec.isLtr || field.format === 'postal_code' ? 'ltr' : undefined}
         value={asText(value)}
         onChange={(e) => onChange(e.target.value)}
         onBlur={onBlur}
         aria-invalid={isInvalid || undefined}
         aria-describedby={describedBy}
         aria-required={field.isRequired || undefined}
-        autoComplete={spec.type === 'password' ? 'new-password' : 'off'}
+        autoComplete={spec.type === 'password' ? 'new-password' : field.format === 'postal_code' ? 'postal-code' : 'off'}
         className={`${inputClass} ${borderClass(isInvalid)} ${isMoney || field.widget === 'decimal' || field.widget === 'number' ? 'text-end tabular-nums' : ''} ${spec.isLtr ? 'text-start' : ''}`}
       />
     </div>
@@ -64,7 +66,6 @@ export function PasswordInput({ id, name, field, value, onChange, onBlur, isInva
         name={name}
         type={isShown ? 'text' : 'password'}
         dir="ltr"
-        maxLength={field.maxLength}
         value={asText(value)}
         onChange={(e) => onChange(e.target.value)}
         onBlur={onBlur}
@@ -95,7 +96,6 @@ export function TextArea({ id, name, field, value, onChange, onBlur, isInvalid, 
       name={name}
       rows={isJson ? 8 : 4}
       dir={isJson ? 'ltr' : undefined}
-      maxLength={field.maxLength}
       value={asText(value)}
       onChange={(e) => onChange(e.target.value)}
       onBlur={onBlur}

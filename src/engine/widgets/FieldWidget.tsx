@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react'
 import type { Widget } from '../../../schema/kit'
 import { Checkbox, PasswordInput, Select, TextArea, TextInput } from './BasicWidgets'
+import { DateInput } from './DateInput'
 import { FileInput } from './FileInput'
 import { LinesSummary } from './LinesSummary'
 import { RefSelect, RefsSelect } from './RefSelect'
@@ -15,7 +16,7 @@ export const widgets: Record<Widget, ComponentType<WidgetProps>> = {
   number: TextInput,
   decimal: TextInput,
   money: TextInput,
-  date: TextInput,
+  date: DateInput,
   datetime: TextInput,
   password: PasswordInput,
   textarea: TextArea,

@@ -1,9 +1,9 @@
 import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react'
 import { useQueries } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useEntity } from '../entities-context'
-import { fetchRecord, labelOf, type AnyEntity, type Row } from '../entity-api'
+import { fetchRecord, labelOf, type AnyEntity, type OptionFilters, type Row } from '../entity-api'
 import { entityKeys, useEntityOptions, useEntityRecord } from '../queries'
 import { Icon } from '../ui/icons'
 import { Spinner } from '../ui/PageSpinner'
@@ -24,10 +24,23 @@ const optionsClass =
 const optionClass =
   'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-700 select-none data-focus:bg-indigo-50 data-focus:text-indigo-900 data-selected:font-medium dark:text-slate-200 dark:data-focus:bg-indigo-950 dark:data-focus:text-indigo-100'
 
-function useOptionSearch(target: AnyEntity) {
+/**
+ * The options open on a click in the input, on typing, or with the arrow keys — not on focus
+ * alone (the ARIA combobox pattern): a form that puts the keyboard in its first field, or in
+ * the first one in error, must not pop a list open over the page by doing so.
+ */
+function useOpenOnClick() {
+  const button = useRef<HTMLButtonElement>(null)
+  const onClick = (e: MouseEvent<HTMLElement>) => {
+    if (e.currentTarget.getAttribute('aria-expanded') !== 'true') button.current?.click()
+  }
+  return { button, onClick }
+}
+
+function useOptionSearch(target: AnyEntity, filters?: OptionFilters) {
   const [query, setQuery] = useState('')
   const text = useDebouncedValue(query, SEARCH_DELAY_MS)
-  const options = useEntityOptions(target, text, OPTIONS_SIZE)
+  const options = useEntityOptions(target, text, OPTIONS_SIZE, filters)
   return { query, setQuery, options }
 }
 
@@ -57,10 +70,11 @@ export function RefSelect(props: WidgetProps) {
   return <SingleRefSelect {...props} target={target} />
 }
 
-function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels }: WidgetProps & { target: AnyEntity }) {
+function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels, filters }: WidgetProps & { target: AnyEntity }) {
   const { t } = useTranslation()
   const selected = typeof value === 'number' ? value : null
-  const { setQuery, options } = useOptionSearch(target)
+  const { setQuery, options } = useOptionSearch(target, filters)
+  const opener = useOpenOnClick()
   const rows = options.data ?? []
   const [picked, setPicked] = useState<{ id: number; label: string } | null>(null)
   const knownLabel = picked?.id === selected ? picked.label : selected !== null ? knownLabels?.[String(selected)] : undefined
@@ -81,7 +95,6 @@ function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, 
         setQuery('')
         onBlur()
       }}
-      immediate
       name={name}
     >
       <div className="relative">
@@ -90,6 +103,7 @@ function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, 
           className={`${inputClass} ${borderClass(isInvalid)} pe-16`}
           displayValue={() => selectedLabel}
           onChange={(e) => setQuery(e.target.value)}
+          onClick={opener.onClick}
           placeholder={selected !== null && current.isPending && knownLabel === undefined ? t('common.loading') : t('form.type_to_search')}
           aria-invalid={isInvalid || undefined}
           aria-describedby={describedBy}
@@ -110,7 +124,7 @@ function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, 
               <Icon name="x" className="size-4" />
             </button>
           )}
-          <ComboboxButton aria-label={t('form.show_options')} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
+          <ComboboxButton ref={opener.button} aria-label={t('form.show_options')} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
             <Icon name="selector" className="size-4" />
           </ComboboxButton>
         </div>
@@ -127,10 +141,11 @@ export function RefsSelect(props: WidgetProps) {
   return <MultiRefSelect {...props} target={target} />
 }
 
-function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels }: WidgetProps & { target: AnyEntity }) {
+function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels, filters }: WidgetProps & { target: AnyEntity }) {
   const { t } = useTranslation()
   const selected = useMemo(() => (Array.isArray(value) ? [...value].filter((v): v is number => typeof v === 'number') : []), [value])
-  const { query, setQuery, options } = useOptionSearch(target)
+  const { query, setQuery, options } = useOptionSearch(target, filters)
+  const opener = useOpenOnClick()
   const rows = options.data ?? []
   const [labels, setLabels] = useState<ReadonlyMap<number, string>>(() => new Map(Object.entries(knownLabels ?? {}).map(([k, v]) => [Number(k), v])))
   const unknown = selected.filter((sid) => !labels.has(sid))
@@ -165,7 +180,6 @@ function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describe
         setQuery('')
         onBlur()
       }}
-      immediate
       name={name}
     >
       <div className={`${inputClass} ${borderClass(isInvalid)} flex flex-wrap items-center gap-1.5 py-1.5`}>
@@ -187,11 +201,13 @@ function MultiRefSelect({ id, name, value, onChange, onBlur, isInvalid, describe
           value={query}
           className="min-w-24 flex-1 border-0 bg-transparent p-0.5 text-sm outline-none placeholder:text-slate-400"
           onChange={(e) => setQuery(e.target.value)}
+          onClick={opener.onClick}
           placeholder={t('form.type_to_search')}
           aria-invalid={isInvalid || undefined}
           aria-describedby={describedBy}
           autoComplete="off"
         />
+        <ComboboxButton ref={opener.button} className="sr-only" aria-hidden="true" />
       </div>
       <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} />
     </Combobox>

@@ -1,4 +1,5 @@
 import type { AnyField } from '../../../schema/kit'
+import type { OptionFilters } from '../entity-api'
 import type { FormValue } from '../form/form-values'
 
 /** What every field widget receives: a controlled value plus its accessibility wiring. */
@@ -15,6 +16,8 @@ export type WidgetProps<V extends FormValue = FormValue> = {
   describedBy?: string
   /** Names of referenced rows the record came with (`_labels`), by id: a select shows them without asking the server. */
   knownLabels?: Readonly<Record<string, string>>
+  /** A reference's picker lists only the rows that meet these (`{ city: 5 }`: the chosen district's police stations). */
+  filters?: OptionFilters
 }
 
 export const inputClass =

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { session, userOf } from '../../auth/session'
@@ -8,6 +8,7 @@ import type { AnyEntity, Row } from '../../engine/entity-api'
 import { errorText } from '../../engine/errors'
 import { toFormValues, toPayload, type FormValues, type SubmitValues } from '../../engine/form/form-values'
 import { registryResolver } from '../../engine/form/registry-resolver'
+import { useRefCascades } from '../../engine/form/useRefCascades'
 import { entityKeys } from '../../engine/queries'
 import { showAlert } from '../../engine/ui/notifications'
 
@@ -47,6 +48,8 @@ export function useProfileDetails({ entity, row }: { entity: AnyEntity; row: Row
   const resolver = useMemo(() => registryResolver(entity, t), [entity, t])
   const defaultValues = useMemo(() => toFormValues(entity, row), [entity, row])
   const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched' })
+  // The address's police station, district and country follow one another as on the user form.
+  useRefCascades(form, entity.fieldNames, useCallback((name: string) => entity.fields[name], [entity]))
   const [serverError, setServerError] = useState<string | null>(null)
   const save = useMutation({
     mutationFn: (values: SubmitValues) => apiRequest(PROFILE_UPDATE_PATH, { method: 'post', json: toPayload(entity, values) }),

@@ -12,6 +12,7 @@ import { FontSizeMenu } from '../toolbar/FontSizeMenu'
 import { FullscreenToggle } from '../toolbar/FullscreenToggle'
 import { LanguageMenu } from '../toolbar/LanguageMenu'
 import { ModeToggle } from '../toolbar/ModeToggle'
+import { MoreMenu } from '../toolbar/MoreMenu'
 import { ShortcutsMenu, usePinnedShortcuts } from '../toolbar/ShortcutsMenu'
 import { ToolbarSearch } from '../toolbar/ToolbarSearch'
 import { UserMenu } from '../UserMenu'
@@ -75,13 +76,16 @@ export function Toolbar({
         <ShortcutsMenu items={items} />
         <div className="flex-1" />
         <ToolbarSearch />
-        <LanguageMenu />
-        <FontSizeMenu />
-        {/* Not on a phone: the toolbar would be wider than its screen, and a phone's page is all screen already. */}
+        {/* On a phone these fold into the More menu: the toolbar would be wider than its screen. */}
         <div className="hidden sm:contents">
+          <LanguageMenu />
+          <FontSizeMenu />
           <FullscreenToggle />
+          <ModeToggle />
         </div>
-        <ModeToggle />
+        <div className="contents sm:hidden">
+          <MoreMenu />
+        </div>
         <QuickPanelToggle className={toolbarButtonClass} />
         <div className="mx-1 h-6 w-px bg-th-border max-[359px]:hidden" aria-hidden="true" />
         <UserMenu />

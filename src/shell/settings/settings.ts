@@ -1,3 +1,4 @@
+import { isLanguage, type Language } from '../../i18n'
 import { SETTINGS_KEY } from './boot'
 
 export { applySettingsToDocument, ROOT_FONT_PERCENT, SETTINGS_EVENT, SETTINGS_KEY } from './boot'
@@ -42,6 +43,12 @@ export type Settings = {
   layout: { style: LayoutStyle; config: LayoutConfig }
   theme: { main: ThemeId; navbar: ThemeId; toolbar: ThemeId; footer: ThemeId }
   customScrollbars: boolean
+  /**
+   * The interface language the user chose, kept with their settings so that it follows them
+   * to every device at sign-in; null until they choose (the device's language stays).
+   */
+  language: Language | null
+  /** Follows the language; the theme panel may set the other one, until the language changes. */
   direction: Direction
   /** Root font size as a share of 62.5 % (spec §9): 0.7 to 1.3. */
   fontScale: number
@@ -79,6 +86,7 @@ export const defaultSettings: Settings = {
   },
   theme: { main: 'default-light', navbar: 'default-dark', toolbar: 'default-light', footer: 'default-dark' },
   customScrollbars: true,
+  language: null,
   direction: 'ltr',
   fontScale: 1,
   shortcuts: null,
@@ -174,6 +182,7 @@ export function normalizeSettings(value: unknown): Settings {
     },
     theme: { main: themeOf('main'), navbar: themeOf('navbar'), toolbar: themeOf('toolbar'), footer: themeOf('footer') },
     customScrollbars: bool(value.customScrollbars, d.customScrollbars),
+    language: isLanguage(value.language) ? value.language : null,
     direction: oneOf<Direction>(['ltr', 'rtl'], value.direction, d.direction),
     fontScale: nearestFontScale(value.fontScale),
     shortcuts: shortcutsOf(value.shortcuts),

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react'
 import { session } from '../../auth/session'
 import { apiRequest } from '../../engine/api'
-import { onDirectionChange } from '../../i18n'
+import { changeLanguage, currentLanguage, directionOf, onLanguageApplied, type Language } from '../../i18n'
 import {
   applySettingsToDocument,
   containerWidthOf,
@@ -86,12 +86,16 @@ export function updateSettings(change: (current: Settings) => Settings): void {
   commit(normalizeSettings(change(settings)))
 }
 
-/** Settings that came from the server with the user (the identity work plugs in here). */
+/**
+ * Settings that came from the server with the user, at sign-in and token sign-in: they follow
+ * the user from device to device, their language and direction included.
+ */
 export function applyUserSettings(value: unknown): void {
   const next = normalizeSettings(value)
   lastSaved = JSON.stringify(next)
   writeLocal(next)
   commit(next, { shouldSave: false })
+  if (next.language !== null && next.language !== currentLanguage()) void changeLanguage(next.language)
 }
 
 globalThis.addEventListener?.(SETTINGS_EVENT, (event) => applyUserSettings((event as CustomEvent<unknown>).detail))
@@ -112,9 +116,12 @@ export function setConfig<K extends keyof Settings['layout']['config']>(key: K, 
   updateSettings((s) => ({ ...s, layout: { ...s.layout, config: { ...s.layout.config, [key]: value } } }))
 }
 
-/** Light or dark: the main theme switches to the same palette's other variant. */
+/**
+ * Light or dark: the main theme and the toolbar switch to their palettes' other variant (a
+ * light toolbar over a dark page is not dark mode); the navbar and footer keep theirs.
+ */
 export function setMode(mode: Mode): void {
-  updateSettings((s) => ({ ...s, theme: { ...s.theme, main: `${paletteOf(s.theme.main)}-${mode}` } }))
+  updateSettings((s) => ({ ...s, theme: { ...s.theme, main: `${paletteOf(s.theme.main)}-${mode}`, toolbar: `${paletteOf(s.theme.toolbar)}-${mode}` } }))
 }
 
 export function setSectionTheme(section: keyof Settings['theme'], theme: ThemeId): void {
@@ -154,20 +161,27 @@ export function useSettings(): Settings {
   return useSyncExternalStore(subscribe, getSettings, getSettings)
 }
 
+/** A language chosen: kept in the settings (and so with the user), the direction following it. */
+function adoptLanguage(language: Language, options: { shouldSave: boolean }): void {
+  commit({ ...settings, language, direction: directionOf(language) }, options)
+}
+
 /**
- * Connects the store to the rest of the app once: the language sets the direction (the
- * theme settings panel can still flip it, until the next language change or reload), the
- * menu logout resets the settings. Returns the disconnect.
+ * Connects the store to the rest of the app once: a language chosen (the toolbar, the login
+ * screen) is kept in the settings with its direction — the theme settings panel can still set
+ * the other direction, which stays until the language changes; the menu logout resets the
+ * settings. Returns the disconnect.
  */
 export function connectSettings(): () => void {
-  // The language chosen last wins over a stored direction (spec §1: direction follows it).
-  const languageDirection = globalThis.document?.documentElement.dir
-  if ((languageDirection === 'ltr' || languageDirection === 'rtl') && languageDirection !== settings.direction) {
-    commit({ ...settings, direction: languageDirection }, { shouldSave: false })
-  }
+  // This device's last choice (made, say, on the login screen) wins over the stored copy;
+  // a sign-in then brings the user's own (applyUserSettings).
+  const language = currentLanguage()
+  if (settings.language !== language) adoptLanguage(language, { shouldSave: settings.language !== null })
   applySettingsToDocument(settings)
-  const stopDirection = onDirectionChange((direction) => {
-    if (direction !== settings.direction) updateSettings((s) => ({ ...s, direction }))
+  const stopDirection = onLanguageApplied((applied) => {
+    if (applied !== settings.language) adoptLanguage(applied, { shouldSave: true })
+    // The same language again (a reload, a sign-in): the direction the user set stays.
+    else applySettingsToDocument(settings)
   })
   let wasLoggedIn = session.getState().isLoggedIn
   const stopSession = session.subscribe(() => {

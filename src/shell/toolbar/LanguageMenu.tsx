@@ -18,8 +18,7 @@ export function LanguageMenu() {
         <>
           <Icon name="language" className="size-5" />
           <span className="sr-only">{t('toolbar.language')}</span>
-          {/* The narrowest phones show the icon alone (the menu names the language). */}
-          <span className="uppercase max-[359px]:hidden">{active}</span>
+          <span className="uppercase">{active}</span>
         </>
       }
     >

@@ -47,6 +47,10 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
       for (const method of GENERIC[route].methods) out.push({ method, url: `${e.api.base}/${alias}/`, access: access(GENERIC[route].action) })
     }
     for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${e.api.base}/${extra.path}/:value`, access: access('LIST') })
+    // What a delete would do (its confirmation asks first): the entity's DELETE, as the delete itself.
+    if (e.routes.delete !== false || e.routes.delete_multiple !== false) {
+      for (const path of ['delete_impact/:id', 'delete_impact/']) out.push({ method: 'GET', url: `${e.api.base}/${path}`, access: permission(e.permissions.DELETE) })
+    }
     for (const action of Object.values(e.actions)) {
       for (const path of action.paths) out.push({ method: 'POST', url: `${e.api.base}/${path}/:id`, access: permission(action.permission) })
     }

@@ -27,6 +27,7 @@ export type RefIds = Record<string, number>
 export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown {
   switch (field.kind) {
     case 'text': {
+      if (field.format === 'postal_code') return String(1000 + (n % 9000))
       const max = field.maxLength ?? 255
       const long = `Sample ${n}`
       return long.length <= max ? long : `s${n}`.slice(-max)
@@ -157,8 +158,9 @@ export function badCases(field: AnyField): BadCase[] {
       if (field.maxLength) add(`longer than ${field.maxLength} characters`, 'x'.repeat(field.maxLength + 1), 'validation.max_length', { max: String(field.maxLength) })
       if (field.minLength) add(`shorter than ${field.minLength} characters`, 'x'.repeat(field.minLength - 1), 'validation.min_length', { min: String(field.minLength) })
       add('an object instead of text', { a: 1 }, 'validation.text')
-      // Long enough for a minimum length: only the NUL is wrong.
-      add('a NUL character (PostgreSQL cannot store it)', `a\u0000${'b'.repeat(Math.max(1, (field.minLength ?? 0) - 2))}`, 'validation.invalid')
+      // Long enough for a minimum length: only the NUL is wrong (a postal code's shape refuses it first).
+      add('a NUL character (PostgreSQL cannot store it)', `a\u0000${'b'.repeat(Math.max(1, (field.minLength ?? 0) - 2))}`, field.format === 'postal_code' ? 'validation.postal_code' : 'validation.invalid')
+      if (field.format === 'postal_code') add('words that are not a postal code', 'Dhaka', 'validation.postal_code')
       break
     case 'email':
       add('an e-mail without @', 'not-an-email', 'validation.email')
@@ -189,6 +191,7 @@ export function badCases(field: AnyField): BadCase[] {
     case 'date':
       add('a day that does not exist', '2024-02-30', 'validation.date')
       add('a day-first date', '30/01/2024', 'validation.date')
+      if (field.notAfter === 'today') add('a day in the future', `${new Date().getFullYear() + 1}-01-01`, 'validation.future_date')
       break
     case 'datetime':
       add('a word', 'yesterday', 'validation.datetime')

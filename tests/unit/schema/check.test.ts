@@ -50,6 +50,7 @@ describe('checkRegistry', () => {
       ordering: '-missing',
       search: ['nope'] as never,
       listColumns: ['ghost'] as never,
+      filters: ['name', 'phantom'] as never,
       extraRoutes: [{ kind: 'listBy', path: 'by owner', field: 'owner' }],
     })
     const messages = checkRegistry([e]).map((p) => (p.field ? `${p.field}: ${p.message}` : p.message))
@@ -61,6 +62,8 @@ describe('checkRegistry', () => {
         "ordering '-missing' names an unknown field",
         "search field 'nope' is not a field",
         "list column 'ghost' is not a field",
+        "filter 'name' must be a stored choice, flag, reference, date or number field",
+        "filter 'phantom' must be a stored choice, flag, reference, date or number field",
         "extra route 'by owner' filters on unknown field 'owner'",
         expect.stringMatching(/^extra route path 'by owner' must match/),
       ]),
@@ -69,8 +72,16 @@ describe('checkRegistry', () => {
 
   it('refuses a required reference that would be set null on delete', () => {
     const target = widget()
-    const e = defineEntity({ name: 'part', listKey: 'parts', module: 'test', route: { area: 'parts', list: 'parts' }, fields: { name: f.text({ search: true }), widget: f.ref('widget', { required: true, onDelete: 'set null' }) } })
-    expect(checkRegistry([target, e])).toEqual([{ entity: 'part', field: 'widget', message: "a required reference cannot use onDelete 'set null'" }])
+    const e = defineEntity({ name: 'part', listKey: 'parts', module: 'test', route: { area: 'parts', list: 'parts' }, fields: { name: f.text({ search: true }), widget: f.ref('widget', { required: true, onDelete: 'setNull' }) } })
+    expect(checkRegistry([target, e])).toEqual([{ entity: 'part', field: 'widget', message: "a required reference cannot use onDelete 'setNull'" }])
+  })
+
+  it('refuses a name unique within a field that is not a stored field of the same table', () => {
+    const target = widget()
+    const e = defineEntity({ name: 'part', listKey: 'parts', module: 'test', route: { area: 'parts', list: 'parts' }, fields: { name: f.text({ search: true, unique: { within: 'ghost' } }), widget: f.ref('widget') } })
+    expect(checkRegistry([target, e])).toEqual([{ entity: 'part', field: 'name', message: "unique within 'ghost': that must be another stored field of the same table" }])
+    const fine = defineEntity({ name: 'part', listKey: 'parts', module: 'test', route: { area: 'parts', list: 'parts' }, fields: { name: f.text({ search: true, unique: { within: 'widget' } }), widget: f.ref('widget') } })
+    expect(checkRegistry([target, fine])).toEqual([])
   })
 
   it('throws all problems at once as a RegistryError with one line each', () => {

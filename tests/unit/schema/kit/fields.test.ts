@@ -153,9 +153,16 @@ describe('field kit columns', () => {
     expect(f.refs('city').sql).toBeUndefined()
   })
 
-  it('defaults a required reference to restrict and an optional one to set null', () => {
+  it('refuses deleting a referenced row by default, required or not; clearing the link is a choice', () => {
     expect(f.ref('city', { required: true }).ref).toEqual({ target: 'city', onDelete: 'restrict' })
-    expect(f.ref('city').ref).toEqual({ target: 'city', onDelete: 'set null' })
+    expect(f.ref('city').ref).toEqual({ target: 'city', onDelete: 'restrict' })
+    expect(f.ref('city', { onDelete: 'setNull' }).ref).toEqual({ target: 'city', onDelete: 'setNull' })
+  })
+
+  it('declares a value unique, or unique within another field', () => {
+    expect(f.text({ unique: true })).toMatchObject({ isUnique: true, uniqueWithin: undefined })
+    expect(f.text({ unique: { within: 'country' } })).toMatchObject({ isUnique: true, uniqueWithin: 'country' })
+    expect(f.text()).toMatchObject({ isUnique: false })
   })
 })
 

@@ -1,0 +1,39 @@
+/**
+ * Where the keyboard goes on a form: its first field when it opens to create a record, the
+ * first field in error after a save that failed — the browser's own checks or the server's
+ * field map alike. Fields are found in the document, so "first" is the order the form shows
+ * them in (sections, then a document's lines, row by row). A field row marks itself
+ * `data-field`, and `data-invalid` while its message shows (FieldRow, the lines' cells).
+ */
+const FOCUSABLE = ':is(input:not([type=hidden]), select, textarea, button):not(:disabled)'
+
+function firstFocusable(row: Element): HTMLElement | null {
+  return row.matches(FOCUSABLE) ? (row as HTMLElement) : row.querySelector<HTMLElement>(FOCUSABLE)
+}
+
+function bringIntoView(target: HTMLElement): void {
+  const isReduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? true
+  // jsdom has no scrolling: the call is optional there.
+  target.scrollIntoView?.({ block: 'center', inline: 'nearest', behavior: isReduced ? 'auto' : 'smooth' })
+  target.focus({ preventScroll: true })
+}
+
+/** Focuses the first field in error; false when none is drawn yet. */
+export function focusFirstInvalid(form: HTMLElement | null): boolean {
+  const rows = form?.querySelectorAll('[data-invalid]') ?? []
+  for (const row of rows) {
+    const target = firstFocusable(row)
+    if (target) {
+      bringIntoView(target)
+      return true
+    }
+  }
+  return false
+}
+
+/** Focuses the form's first field (a new record): without scrolling the page's title away. */
+export function focusFirstField(form: HTMLElement | null): void {
+  const row = form?.querySelector('[data-field]')
+  const target = row ? firstFocusable(row) : null
+  target?.focus({ preventScroll: true })
+}

@@ -1,0 +1,227 @@
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { entities, registry } from '../../schema'
+import { referencesTo } from '../../server/engine/delete-impact'
+import { migrate } from '../../server/db/sync'
+import { describeEachDatabase, type TestApp } from './helpers/app'
+import { databaseKinds, freshDatabase, isAvailable } from './helpers/databases'
+import { countRows, createReferences, createRow, createSample, sampleInput } from './helpers/samples'
+
+/**
+ * Deleting a record that others refer to (issue 8): `delete_impact/` says, before anything
+ * is done, what refers to it and what a delete would do — refused by default, links cleared
+ * where the registry chose `onDelete: 'setNull'`, rows deleted with it, many-to-many links
+ * and document lines removed — for one record or a selection; the delete's messages in the
+ * request's language; names that must be unique refused with a clear message.
+ */
+const impact = (t: TestApp, entity: { api: { base: string } }, ids: number[], headers: Record<string, string> = {}) =>
+  t.call({ method: 'GET', url: ids.length === 1 ? `${entity.api.base}/delete_impact/${ids[0]}` : `${entity.api.base}/delete_impact/?ids=${ids.join(',')}`, headers })
+
+async function district(t: TestApp) {
+  const { row: country } = await createSample(t, registry.country)
+  const city = await createRow(t, registry.city, { ...sampleInput(registry.city, {}), country: country.id })
+  return { country: country.id as number, city: city.id as number }
+}
+
+describe('references in the registry', () => {
+  it('finds every reference to an entity, with what deleting does to it', () => {
+    const shown = (name: string) =>
+      referencesTo(entities, entities.find((e) => e.name === name)!)
+        .map((r) => `${r.shownAs.name}.${r.field}:${r.effect}`)
+        .sort()
+    expect(shown('city')).toEqual(['branch.city:clear', 'thana.city:refuse', 'user.city:refuse'])
+    // Many-to-many links and a document's lines.
+    expect(shown('permission')).toEqual(['role.permissions:unlink'])
+    expect(shown('menu_item')).toEqual(['menu_item.parent:delete', 'role_menu.menu_items:unlink'])
+    // An employee is a user: references to either row count.
+    expect(shown('employee')).toEqual(shown('user'))
+    expect(shown('user')).toContain('qualification.employee_id:delete')
+  })
+})
+
+describeEachDatabase('deleting referenced records', (t) => {
+  it('says what refers to a district and that the delete is refused, and refuses it (409) in the same words', async () => {
+    const { city, country } = await district(t.current)
+    for (let i = 0; i < 3; i++) await createRow(t.current, registry.thana, { ...sampleInput(registry.thana, {}), city })
+    await createRow(t.current, registry.branch, { ...sampleInput(registry.branch, {}), city, country, thana: null })
+    const res = await impact(t.current, registry.city, [city])
+    expect(res.status, res.raw).toBe(200)
+    expect(res.body).toEqual({
+      ids: [city],
+      can_delete: false,
+      references: [
+        { entity: 'thana', field: 'city', count: 3, effect: 'refuse' },
+        { entity: 'branch', field: 'city', count: 1, effect: 'clear' },
+      ],
+      detail: `City id - ${city} cannot be deleted: Thana records refer to it.`,
+    })
+    const del = await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete/${city}` })
+    expect(del.status).toBe(409)
+    expect(del.body).toEqual({ detail: `City id - ${city} cannot be deleted: Thana records refer to it.` })
+    const tr = await impact(t.current, registry.city, [city], { 'accept-language': 'tr' })
+    expect(tr.body.detail).toBe(`${city} numaralı İlçe silinemez: Karakollar kayıtları ona bağlı.`)
+    const delTr = await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete/${city}`, headers: { 'accept-language': 'ar' } })
+    expect(delTr.body).toEqual({ detail: `لا يمكن حذف منطقة رقم ${city}: توجد سجلات من مراكز الشرطة تشير إليه.` })
+  })
+
+  it('clears the links the registry chose to clear (a branch’s district), and says so first', async () => {
+    const { city, country } = await district(t.current)
+    const branch = await createRow(t.current, registry.branch, { ...sampleInput(registry.branch, {}), city, country, thana: null })
+    expect((await impact(t.current, registry.city, [city])).body).toEqual({
+      ids: [city],
+      can_delete: true,
+      references: [{ entity: 'branch', field: 'city', count: 1, effect: 'clear' }],
+    })
+    expect((await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete/${city}` })).status).toBe(200)
+    expect((await t.current.call({ method: 'GET', url: `${registry.branch.api.base}/${branch.id}` })).body).toMatchObject({ city: null, country })
+  })
+
+  it('refuses by default a reference the registry did not choose to clear (a user’s role, an employee’s department)', async () => {
+    const role = await createRow(t.current, registry.role, { name: `impact role ${t.current.kind}` })
+    const userId = await t.current.createUser({ email: `holder-${t.current.kind}@example.com` })
+    await t.current.call({ method: 'PUT', url: `${registry.user.api.base}/update/${userId}`, payload: { role: role.id } })
+    expect((await impact(t.current, registry.role, [role.id as number])).body).toMatchObject({ can_delete: false, references: [{ entity: 'user', field: 'role', count: 1, effect: 'refuse' }] })
+    const del = await t.current.call({ method: 'DELETE', url: `${registry.role.api.base}/delete/${role.id}` })
+    expect(del.status).toBe(409)
+    expect(del.body.detail).toBe(`Role id - ${role.id} cannot be deleted: User records refer to it.`)
+
+    const { row: employee } = await createSample(t.current, registry.employee)
+    const res = await t.current.call({ method: 'DELETE', url: `${registry.department.api.base}/delete/${employee.department}` })
+    expect(res.status).toBe(409)
+    expect(res.body.detail).toBe(`Department id - ${employee.department} cannot be deleted: Employee records refer to it.`)
+  })
+
+  it('counts many-to-many links and document lines, which a delete removes', async () => {
+    const permission = await createRow(t.current, registry.permission, { name: `impact thing ${t.current.kind}` })
+    for (const name of ['a', 'b']) await createRow(t.current, registry.role, { name: `impact ${name} ${t.current.kind}`, permissions: [permission.id] })
+    expect((await impact(t.current, registry.permission, [permission.id as number])).body).toEqual({
+      ids: [permission.id],
+      can_delete: true,
+      references: [{ entity: 'role', field: 'permissions', count: 2, effect: 'unlink' }],
+    })
+
+    const parent = await createRow(t.current, registry.menu_item, { translate: 'nav.x', type: 'collapse', title: 'Impact parent' })
+    const child = await createRow(t.current, registry.menu_item, { translate: 'nav.y', type: 'item', title: 'Impact child', parent: parent.id })
+    const role = await createRow(t.current, registry.role, { name: `impact menu ${t.current.kind}` })
+    await t.current.call({ method: 'POST', url: '/role_menu/api/v1/role_menu/create/', payload: { role: role.id, menu_items: [parent.id, child.id] } })
+    expect((await impact(t.current, registry.menu_item, [parent.id as number])).body.references).toEqual([
+      { entity: 'menu_item', field: 'parent', count: 1, effect: 'delete' },
+      { entity: 'role_menu', field: 'menu_items', count: 1, effect: 'unlink' },
+    ])
+    // A selection: rows deleted together do not count against each other.
+    expect((await impact(t.current, registry.menu_item, [parent.id as number, child.id as number])).body).toEqual({
+      ids: [parent.id, child.id],
+      can_delete: true,
+      references: [{ entity: 'role_menu', field: 'menu_items', count: 1, effect: 'unlink' }],
+    })
+  })
+
+  it('counts what refers to an employee through the user it is (qualifications go with it)', async () => {
+    const refIds = await createReferences(t.current, registry.qualification)
+    await createRow(t.current, registry.qualification, sampleInput(registry.qualification, refIds))
+    const expected = [{ entity: 'qualification', field: 'employee_id', count: 1, effect: 'delete' }]
+    expect((await impact(t.current, registry.employee, [refIds.employee!])).body.references).toEqual(expected)
+    expect((await impact(t.current, registry.user, [refIds.employee!])).body.references).toEqual(expected)
+  })
+
+  it('answers a selection, 404 for a row that does not exist, 400 for bad ids', async () => {
+    const a = await district(t.current)
+    const b = await district(t.current)
+    await createRow(t.current, registry.thana, { ...sampleInput(registry.thana, {}), city: b.city })
+    const res = await impact(t.current, registry.city, [a.city, b.city])
+    expect(res.body).toEqual({
+      ids: [a.city, b.city],
+      can_delete: false,
+      references: [{ entity: 'thana', field: 'city', count: 1, effect: 'refuse' }],
+      detail: `City ids - [${a.city}, ${b.city}] cannot be deleted: Thana records refer to them.`,
+    })
+    const many = await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete_multiple/`, payload: { ids: [a.city, b.city] } })
+    expect(many).toMatchObject({ status: 409, body: { detail: `City ids - [${a.city}, ${b.city}] cannot be deleted: Thana records refer to them.` } })
+    expect((await impact(t.current, registry.city, [999_999_999])).status).toBe(404)
+    expect((await impact(t.current, registry.city, [a.city, 999_999_999])).status).toBe(404)
+    for (const query of ['', '?ids=', '?ids=x', '?ids=0', '?ids=1,,a']) {
+      const bad = await t.current.call({ method: 'GET', url: `${registry.city.api.base}/delete_impact/${query}` })
+      expect(bad.status, query).toBe(400)
+      expect(bad.body).toEqual({ detail: expect.any(String) })
+    }
+  })
+
+  it('answers a delete in the contract’s English words, and in Turkish and Arabic with the screens’ names', async () => {
+    const ids: number[] = []
+    for (let i = 0; i < 4; i++) ids.push((await createRow(t.current, registry.department, sampleInput(registry.department, {}))).id as number)
+    const del = (id: number, language?: string) =>
+      t.current.call({ method: 'DELETE', url: `${registry.department.api.base}/delete/${id}`, headers: language ? { 'accept-language': language } : {} })
+    expect((await del(ids[0]!)).body).toEqual({ detail: `Department id - ${ids[0]} is deleted successfully` })
+    expect((await del(ids[1]!, 'tr-TR,tr;q=0.9')).body).toEqual({ detail: `${ids[1]} numaralı Departman silindi.` })
+    expect((await del(ids[2]!, 'ar')).body).toEqual({ detail: `تم حذف قسم رقم ${ids[2]} بنجاح.` })
+    const many = (language?: string) =>
+      t.current.call({ method: 'DELETE', url: `${registry.department.api.base}/delete_multiple/`, payload: { ids: [ids[3]] }, headers: language ? { 'accept-language': language } : {} })
+    expect((await many()).body).toEqual({ detail: `Department ids - [${ids[3]}] deleted successfully` })
+    const more = await createRow(t.current, registry.department, sampleInput(registry.department, {}))
+    const trMany = await t.current.call({ method: 'DELETE', url: `${registry.department.api.base}/delete_multiple/`, payload: { ids: [more.id] }, headers: { 'accept-language': 'tr' } })
+    expect(trMany.body).toEqual({ detail: `Departmanlar silindi: [${more.id}]` })
+  })
+
+  describe('names that must be unique', () => {
+    const duplicateOf = async (entity: (typeof entities)[number], input: Record<string, unknown>) => {
+      expect((await t.current.call({ method: 'POST', url: `${entity.api.base}/create/`, payload: input })).status).toBe(201)
+      const before = await countRows(t.current, entity.name)
+      const again = await t.current.call({ method: 'POST', url: `${entity.api.base}/create/`, payload: input })
+      expect(await countRows(t.current, entity.name)).toBe(before)
+      return again
+    }
+
+    it('refuses a second department, designation, customer type or branch of the same name', async () => {
+      const cases: Array<[(typeof entities)[number], string]> = [
+        [registry.department, 'Department'],
+        [registry.designation, 'Designation'],
+        [registry.customer_type, 'Customer Type'],
+        [registry.branch, 'Branch'],
+      ]
+      for (const [entity, one] of cases) {
+        const res = await duplicateOf(entity, { name: `Twice ${t.current.kind.slice(0, 3)}${entity.name.length}` })
+        expect(res.status, entity.name).toBe(400)
+        expect(res.body).toEqual({ name: [`${one} with this Name already exists.`] })
+      }
+      const tr = await t.current.call({ method: 'POST', url: `${registry.department.api.base}/create/`, payload: { name: `Twice ${t.current.kind.slice(0, 3)}10` }, headers: { 'accept-language': 'tr' } })
+      expect(tr.body).toEqual({ name: ['Bu Ad değerine sahip bir Departman zaten var.'] })
+    })
+
+    it('refuses a second district of a name in a country, and a police station in a district; the same names elsewhere are fine', async () => {
+      const one = await district(t.current)
+      const other = await district(t.current)
+      const res = await duplicateOf(registry.city, { name: 'Twin town', country: one.country })
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({ name: ['District with this Name already exists.'] })
+      expect((await t.current.call({ method: 'POST', url: `${registry.city.api.base}/create/`, payload: { name: 'Twin town', country: other.country } })).status).toBe(201)
+      const station = await duplicateOf(registry.thana, { name: 'Kotwali', city: one.city })
+      expect(station.body).toEqual({ name: ['Police Station with this Name already exists.'] })
+      expect((await t.current.call({ method: 'POST', url: `${registry.thana.api.base}/create/`, payload: { name: 'Kotwali', city: other.city } })).status).toBe(201)
+    })
+  })
+})
+
+for (const kind of databaseKinds) {
+  describe.skipIf(!isAvailable(kind))(`bringing an existing database to these rules [${kind}]`, () => {
+    it('makes again a foreign key whose ON DELETE the registry changed, and refuses a uniqueness its rows break', async () => {
+      const connection = await freshDatabase(kind)
+      const db = connection.db
+      try {
+        // An earlier version cleared a user's role when the role was deleted.
+        await sql`alter table "user" drop constraint user_role_fkey, add constraint user_role_fkey foreign key (role) references role (id) on delete set null`.execute(db)
+        const result = await migrate(db, entities)
+        expect(result.applied).toEqual(['on delete restrict for user.role'])
+        const action = await sql<{ a: string }>`select confdeltype as a from pg_constraint where conname = 'user_role_fkey'`.execute(db)
+        expect(action.rows[0]!.a).toBe('r')
+
+        await sql`alter table department drop constraint department_name_key`.execute(db)
+        await sql`insert into department (name) values ('Same'), ('Same')`.execute(db)
+        await expect(migrate(db, entities)).rejects.toThrow(/department\.name became unique but 1 value\(s\) appear more than once/)
+        await sql`delete from department where name = 'Same'`.execute(db)
+        expect((await migrate(db, entities)).applied).toEqual(['unique department.name'])
+      } finally {
+        await connection.close()
+      }
+    })
+  })
+}
