@@ -56,6 +56,7 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     keys.add(`${e.labelKey}.other`)
     fieldKeys(keys, e.fields, e.fieldLabelKey)
     for (const rule of e.rules) keys.add(rule.message)
+    if (e.builtIn) keys.add(e.builtIn.message)
     for (const section of e.sections) keys.add(section.label)
     for (const action of Object.values(e.actions)) {
       keys.add(action.labelKey)
@@ -205,6 +206,11 @@ export function checkRegistry(
       const field = e.fields[e.idFrom]
       if (!field || field.kind !== 'ref' || !field.isRequired || !field.isUnique) problems.push({ entity: e.name, message: `idFrom '${e.idFrom}' must be a required, unique reference of the entity` })
       if (e.parent || e.isLine) problems.push({ entity: e.name, message: 'idFrom is for an entity of its own table (not one that extends another, nor a line)' })
+    }
+    if (e.builtIn) {
+      const field = e.fields[e.builtIn.field]
+      if (!field || field.kind !== 'text') problems.push({ entity: e.name, message: `builtIn names '${e.builtIn.field}', which is not a text field of the entity` })
+      else if (!field.isUnique || !field.isRequired) problems.push({ entity: e.name, field: e.builtIn.field, message: 'the field that names built-in rows must be required and unique' })
     }
     for (const name of e.selfEditable) {
       if (!e.fields[name]) problems.push({ entity: e.name, message: `selfEditable names '${name}', which is not a field` })

@@ -180,6 +180,12 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    */
   idFrom?: FieldName<F>
   /**
+   * Rows the system itself relies on, by the value of one field (roles ADMIN, STAFF, USER by
+   * `name`): that value cannot change and the row cannot be deleted. The server refuses with
+   * `message` (params `entity`, `value`); screens show the field read-only and offer no delete.
+   */
+  builtIn?: { readonly field: FieldName<F>; readonly values: readonly string[]; readonly message?: `detail.${string}` }
+  /**
    * The rows a caller may reach (list, read, update, delete, actions), as equality
    * conditions, or null for all: `(caller) => (caller.isAdmin ? null : { created_by: caller.id })`.
    */
@@ -252,9 +258,15 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
+  readonly builtIn?: { readonly field: string; readonly values: readonly string[]; readonly message: `detail.${string}` }
   readonly scope?: (caller: Caller) => ScopeFilter | null
   /** i18n keys: `<labelKey>.one`, `<labelKey>.other`. */
   readonly labelKey: string
+  /**
+   * The i18n key of its list's name as the sidebar gives it ("User List"): the list's heading,
+   * the way back to it, its dashboard card — one name for one place.
+   */
+  readonly listTitleKey: string
   readonly fieldLabelKey: (field: string) => string
   readonly api: { readonly base: string }
   readonly ui: { readonly area: string; readonly list: string; readonly listPath: string; readonly formPath: string; readonly areaPath: string }
@@ -328,8 +340,10 @@ export function defineEntity<const N extends string, const F extends Fields, con
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],
     idFrom: config.idFrom,
+    builtIn: config.builtIn && { field: config.builtIn.field, values: config.builtIn.values, message: config.builtIn.message ?? 'detail.built_in' },
     scope: config.scope,
     labelKey: `entity.${config.name}`,
+    listTitleKey: (config.nav ? config.nav.label : undefined) ?? `entity.${config.name}.other`,
     fieldLabelKey: labelKeyOf,
     api: { base: `/${config.name}/api/v1/${config.name}` },
     ui: {
@@ -372,3 +386,7 @@ export const lineLinkColumn = (line: Entity<string, Fields>): string => {
 
 /** A line's place in its document, kept by the engine. */
 export const LINE_POSITION = 'position'
+
+/** Whether the row is one the system relies on (`builtIn`): its key value stays and it is not deleted. */
+export const isBuiltInRow = (entity: Pick<Entity<string, Fields>, 'builtIn'>, row: Readonly<Record<string, unknown>> | null | undefined): boolean =>
+  entity.builtIn !== undefined && row !== null && row !== undefined && entity.builtIn.values.includes(row[entity.builtIn.field] as string)

@@ -25,7 +25,8 @@ export type Cell =
 export type Presence = 'required' | 'optional' | 'default'
 
 /** Texts of a known shape (`f.postalCode()`). */
-export type TextFormat = 'postal_code'
+/** `code`: an identifier (a country code, a SKU) that reads left to right in every language. */
+export type TextFormat = 'postal_code' | 'code'
 
 /**
  * What deleting a referenced row does to the rows that refer to it: `restrict` refuses the
@@ -209,7 +210,14 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
 
 // ---------------------------------------------------------------- text-like
 
-type TextOptions = Common<string> & { max?: number; min?: number; multiline?: boolean; normalize?: Normalizer }
+type TextOptions = Common<string> & {
+  max?: number
+  min?: number
+  multiline?: boolean
+  normalize?: Normalizer
+  /** An identifier (`BD`, `+880`, `USD`): kept left to right in right-to-left pages, in lists and inputs. */
+  code?: boolean
+}
 
 export function text<const O extends TextOptions>(o: O = {} as O) {
   return field<string, O>(o, {
@@ -221,7 +229,16 @@ export function text<const O extends TextOptions>(o: O = {} as O) {
     minLength: o.min,
     maxLength: o.max,
     normalize: o.normalize,
+    format: o.code ? 'code' : undefined,
   })
+}
+
+/**
+ * Values written left to right whatever the page's direction (phone numbers, addresses,
+ * codes): an Arabic table or form shows `+880 1711-000000` in its own order, isolated.
+ */
+export function readsLeftToRight(field: Pick<Field, 'kind' | 'format'>): boolean {
+  return field.kind === 'phone' || field.kind === 'email' || field.kind === 'url' || field.format !== undefined
 }
 
 /**

@@ -2,10 +2,10 @@
 // screens that only list rows must not load zod.
 export * as f from './fields'
 export type { Field, FieldKind, Widget, Cell, Presence, ValueOf, Json, OnDelete, SqlColumn, MessageRule, FieldMessages, ComputeInput, LinesSpec, LineInput, TextFormat } from './fields'
-export { parseDecimal, normalizePhone } from './fields'
+export { parseDecimal, normalizePhone, readsLeftToRight } from './fields'
 export {
   defineEntity, actions, genericRoutes, routeAction, storageOf, rootOf, readableFields, columnFields, lineEntityOf, lineLinkColumn, LINE_POSITION, DEFAULT_NAV_GROUP,
-  filterKinds, isFilterable, isRangeKind,
+  filterKinds, isFilterable, isRangeKind, isBuiltInRow,
 } from './entity'
 export type {
   Entity, EntityConfig, AnyField, Fields, Action, InputOf, ValuesOf, AuditColumns, ListByRoute, GenericRoute, RouteMode, Merged,

@@ -15,7 +15,7 @@ export function orderingOf(entity: Entity<string, Fields>, query: Record<string,
   if (raw === undefined || raw === '') return entity.ordering
   const name = String(raw).replace(/^-/, '')
   const sortable = ['id', ...entity.fieldNames.filter((n) => entity.fields[n]!.isSortable)]
-  if (!sortable.includes(name)) throw new BusinessError(`Cannot order by '${String(raw)}'. Use one of: ${sortable.join(', ')} (prefix '-' for descending).`)
+  if (!sortable.includes(name)) throw new BusinessError({ key: 'detail.order_by', params: { field: String(raw), fields: sortable.join(', ') } })
   return String(raw)
 }
 
@@ -89,7 +89,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
   const refuse = (key: string, message: Message) => (errors[key] ??= []).push(message)
   const text = (key: string, raw: unknown) => {
     const value = (Array.isArray(raw) ? String(raw[0]) : String(raw)).trim()
-    if (hasNulCharacter(value)) throw new BusinessError(`Invalid value for search parameter '${key}'.`)
+    if (hasNulCharacter(value)) throw new BusinessError({ key: 'detail.search_value', params: { param: key } })
     return value.slice(0, MAX_SEARCH)
   }
   if (query.q !== undefined) {
@@ -110,7 +110,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
     const range = field ? undefined : rangeOf(entity, key)
     if ((!field || !EXACT_KINDS.has(field.kind)) && !range) {
       const allowed = [...entity.searchFields, ...entity.fieldNames.filter((n) => EXACT_KINDS.has(entity.fields[n]!.kind)), ...rangeParams(entity)]
-      throw new BusinessError(`Unknown search parameter '${key}'. Use one of: ${allowed.join(', ')}.`)
+      throw new BusinessError({ key: 'detail.search_param', params: { param: key, params: allowed.join(', ') } })
     }
     if (value === '') continue
     if (range) {
@@ -158,6 +158,6 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
 
 /** Path ids are positive integers; anything else is an unknown record (404), as a URL pattern would make it. */
 export function rowIdOf(entity: Entity<string, Fields>, raw: string): number {
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new NotFoundError(`${modelName(entity)} id - ${raw} doesn't exists`)
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new NotFoundError({ key: 'detail.not_found', params: { model: modelName(entity), entity: entity.labelKey, id: raw } })
   return Number(raw)
 }

@@ -120,7 +120,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     delete: async (req) => ({ detail: say(req, await deleteRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))) }),
     delete_multiple: async (req) => {
       const parsed = idsBody.safeParse(req.body)
-      if (!parsed.success) throw new BusinessError("Send {\"ids\": [...]} with at least one record id.")
+      if (!parsed.success) throw new BusinessError({ key: 'detail.ids_body' })
       return { detail: say(req, await deleteRows(requestContext(deps, entity, req), parsed.data.ids)) }
     },
   }
@@ -137,7 +137,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   for (const extra of entity.extraRoutes) {
     app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: actionConfig(entity, 'LIST') }, async (req) => {
       const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
-      if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError(`Invalid ${extra.field} '${req.params.value}'.`)
+      if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError({ key: 'detail.lookup_value', params: { field: extra.field, label: entity.fieldLabelKey(extra.field), value: req.params.value } })
       const { rows } = await readList(requestContext(deps, entity, req), {
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,
@@ -158,7 +158,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     app.get<{ Querystring: { ids?: string | string[] } }>(`${base}/delete_impact/`, { config: actionConfig(entity, 'DELETE') }, (req) => {
       const raw = [req.query.ids ?? []].flat().flatMap((x) => String(x).split(','))
       const ids = raw.map((x) => x.trim()).filter((x) => x !== '')
-      if (ids.length === 0 || ids.length > 1000 || ids.some((x) => !/^\d{1,15}$/.test(x) || Number(x) < 1)) throw new BusinessError('Send ?ids=1,2,3 with the ids of the records to delete.')
+      if (ids.length === 0 || ids.length > 1000 || ids.some((x) => !/^\d{1,15}$/.test(x) || Number(x) < 1)) throw new BusinessError({ key: 'detail.ids_query' })
       return impact(req, ids.map(Number))
     })
   }
@@ -170,7 +170,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     for (const path of action.paths) {
       app.post<{ Params: IdParams }>(`${base}/${path}/:id`, { config: { permission: action.permission } }, async (req) => {
         const body = req.body ?? {}
-        if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError('Expected a JSON object in the request body.')
+        if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
         return runAction(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), action.name, body as Record<string, unknown>, handler)
       })
     }

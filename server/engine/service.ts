@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
-import { lineLinkColumn, LINE_POSITION, rootOf, withComputed, type Action, type Entity, type Fields, type Message } from '../../schema/kit'
+import { isBuiltInRow, lineLinkColumn, LINE_POSITION, rootOf, withComputed, type Action, type Entity, type Fields, type Message } from '../../schema/kit'
 import { hashPassword } from '../auth/passwords'
 import type { Executor, Row, Trx } from '../db/types'
 import { asSystem, authorize, scopeOf, type Access, type EngineCtx } from './access'
 import { diff, MASKED, writeAudit, type Changes } from './audit'
-import { ConflictError, NotFoundError, ValidationError } from './errors'
+import { BusinessError, ConflictError, NotFoundError, ValidationError } from './errors'
 import { hooksOf, type Actor, type HookRegistry, type WriteAction } from './hooks'
 import { impactOf, type ImpactItem } from './delete-impact'
 import { findRow, LABELS, linkTable, listRows, refTarget, source, type Filter, type ListQuery, type ListResult, type Registry } from './list-query'
@@ -167,6 +167,10 @@ async function runBeforeValidate(ctx: Ctx, trx: Trx, action: WriteAction, before
 }
 
 async function runBefore(ctx: Ctx, trx: Trx, action: WriteAction, before: Row | null, values: Values | null): Promise<void> {
+  const builtIn = ctx.entity.builtIn
+  if (builtIn && isBuiltInRow(ctx.entity, before) && (action === 'delete' || (values !== null && builtIn.field in values && values[builtIn.field] !== before![builtIn.field]))) {
+    throw new BusinessError({ key: builtIn.message, params: { entity: ctx.entity.labelKey, value: String(before![builtIn.field]) } })
+  }
   for (const h of hooksOf(ctx.hooks, ctx.entity)) {
     await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values })
   }

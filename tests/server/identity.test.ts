@@ -367,6 +367,18 @@ describeEachDatabase('identity and access', (t) => {
       }
     })
 
+    it('refuses a delete of many that takes in a built-in role as a whole, in the caller’s language, and keeps a built-in role’s other changes', async () => {
+      const admin = await roleId(t.current, 'ADMIN')
+      const other = await t.current.call({ method: 'POST', url: '/role/api/v1/role/create/', payload: { name: unique('temp ') } })
+      const many = await t.current.call({ method: 'DELETE', url: '/role/api/v1/role/delete_multiple/', payload: { ids: [other.body.id, admin] }, headers: { 'accept-language': 'tr' } })
+      expect(many.status).toBe(400)
+      expect(many.body).toEqual({ detail: "Yerleşik 'ADMIN' rolü yeniden adlandırılamaz ya da silinemez." })
+      expect((await t.current.call({ method: 'GET', url: `/role/api/v1/role/${other.body.id}` })).status).toBe(200)
+      const user = await roleId(t.current, 'USER')
+      const kept = await t.current.call({ method: 'PUT', url: `/role/api/v1/role/update/${user}`, payload: { name: 'USER', permissions: [] } })
+      expect(kept.status).toBe(200)
+    })
+
     it('applies a change of a role\'s permissions to its users at once', async () => {
       const clerkRole = await t.current.call({ method: 'POST', url: '/role/api/v1/role/create/', payload: { name: unique('clerk'), permissions: [] } })
       const clerk = await signedIn(t.current, clerkRole.body.name)

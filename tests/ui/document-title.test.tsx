@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
+import { entities, navigationEntries, reports } from '../../schema'
 import { applySiteSettings, SITE_SETTINGS_PATH } from '../../src/app/site-settings'
 import { accessTokenAnswers, adminUser, api, envelope, storeSessionOf, thanaBase, thanaRows } from './support/fixtures'
 import { renderApp } from './support/render-app'
@@ -25,5 +26,26 @@ describe('the document title', () => {
     await user.click(screen.getByRole('button', { name: /^Language/ }))
     await user.click(screen.getByRole('menuitemradio', { name: /العربية/ }))
     await waitFor(() => expect(document.title).toBe('المناطق · Dhaka Office'))
+  })
+
+  it('names a list as the sidebar does, on the page, in the title, on the way back from a record and on the dashboard', async () => {
+    storeSessionOf(adminUser)
+    server.use(
+      accessTokenAnswers(adminUser),
+      http.get(api('/:entity/api/v1/:same/all/'), ({ params }) => HttpResponse.json(envelope(`${String(params.entity)}s`, []))),
+      http.get(api('/user/api/v1/user/5'), () => HttpResponse.json({ id: 5, email: 'sadia@example.com', username: 'sadia', _labels: {} })),
+    )
+    const { router } = await renderApp('/apps/users-management/userslist')
+    expect(await screen.findByRole('heading', { name: 'User List', level: 1 })).toBeInTheDocument()
+    await waitFor(() => expect(document.title).toMatch(/^User List/))
+    await router.navigate({ to: '/apps/users-management/userslist/5/sadia' })
+    expect(await screen.findByRole('link', { name: /Back to User List/ })).toBeInTheDocument()
+    await router.navigate({ to: '/apps/dashboards/project' })
+    expect(await screen.findByRole('link', { name: 'Open User List' })).toBeInTheDocument()
+  })
+
+  it('gives every list the name of its sidebar entry', () => {
+    const byUrl = new Map(navigationEntries(entities, reports).map((e) => [e.url, e.label]))
+    for (const entity of entities.filter((e) => e.nav)) expect(entity.listTitleKey, entity.name).toBe(byUrl.get(entity.ui.listPath))
   })
 })

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { BUILT_IN_ROLES } from '../../../schema/entities/identity/role'
 import { actions, type Entity, type Fields, type Report } from '../../../schema/kit'
 import { joinTableName } from '../../db/registry-schema'
 import type { Executor, Trx } from '../../db/types'
@@ -17,7 +18,7 @@ import type { Registry } from '../../engine/list-query'
  * - USER holds none: a registered account reaches no back-office data.
  * `is_admin` users pass every check whatever their role.
  */
-export const BUILT_IN_ROLES = ['ADMIN', 'STAFF', 'USER'] as const
+export { BUILT_IN_ROLES }
 export type BuiltInRole = (typeof BUILT_IN_ROLES)[number]
 
 /** The entities whose permissions decide who may do what; STAFF does not get them. */

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/types'
 import { BusinessError, ForbiddenError, ValidationError } from '../../engine/errors'
 import type { Actor, EntityHooks } from '../../engine/hooks'
 import type { Values } from '../../engine/validate'
-import { BUILT_IN_ROLES, permissionNamesOf, permissionsOfRole } from './access'
+import { permissionNamesOf, permissionsOfRole } from './access'
 
 /**
  * The identity rules, as engine hooks (they run inside the write's transaction):
@@ -19,10 +19,10 @@ import { BUILT_IN_ROLES, permissionNamesOf, permissionsOfRole } from './access'
  */
 const idOf = (v: unknown): number | null => (typeof v === 'number' ? v : null)
 
-/** `sentence` ends where the missing permissions are listed: "You cannot give a role permissions you do not have". */
-function refuseMissing(actor: Actor, needed: readonly string[], sentence: string): void {
+/** Refuses with `sentence` (a `detail.*` message) naming the permissions the caller lacks. */
+function refuseMissing(actor: Actor, needed: readonly string[], sentence: 'detail.manage_user_permissions' | 'detail.change_role_permissions' | 'detail.give_role_permissions'): void {
   const missing = needed.filter((p) => !actor.permissions.has(p))
-  if (missing.length > 0) throw new ForbiddenError(`${sentence} [${missing.join(', ')}].`)
+  if (missing.length > 0) throw new ForbiddenError({ key: sentence, params: { permissions: missing.join(', ') } })
 }
 
 async function checkPhones(db: Executor, entity: Entity<string, Fields>, selfId: number | null, values: Values): Promise<void> {
@@ -42,7 +42,7 @@ export const userRules: EntityHooks = {
     if (actor && !actor.isAdmin) {
       if (before?.is_admin === true || values?.is_admin === true) throw new ForbiddenError({ key: 'detail.only_admin' })
       const roles = [...new Set([idOf(before?.role), idOf(values?.role)])].filter((r): r is number => r !== null)
-      for (const roleId of roles) refuseMissing(actor, await permissionsOfRole(trx, roleId), 'You cannot manage a user whose role has permissions you do not have')
+      for (const roleId of roles) refuseMissing(actor, await permissionsOfRole(trx, roleId), 'detail.manage_user_permissions')
     }
     if (values) await checkPhones(trx, entity, idOf(before?.id), values)
   },
@@ -53,17 +53,13 @@ export const userRules: EntityHooks = {
 
 export const roleRules: EntityHooks = {
   async beforeWrite({ trx, actor, action, before, values }) {
-    const builtIn = (BUILT_IN_ROLES as readonly unknown[]).includes(before?.name)
-    if (builtIn && (action === 'delete' || values?.name !== before?.name)) {
-      throw new BusinessError({ key: 'detail.built_in_role', params: { role: String(before!.name) } })
-    }
     if (values) {
       const duplicate = await sql<{ id: number }>`select id from role where name = ${values.name as string} and id <> ${idOf(before?.id) ?? 0}`.execute(trx)
       if (duplicate.rows.length > 0) throw new BusinessError({ key: 'detail.role_exists', params: { role: String(values.name) } })
     }
     if (actor && !actor.isAdmin) {
-      if (before) refuseMissing(actor, await permissionsOfRole(trx, before.id as number), 'You cannot change a role that has permissions you do not have')
-      if (values) refuseMissing(actor, await permissionNamesOf(trx, (values.permissions as number[] | null) ?? []), 'You cannot give a role permissions you do not have')
+      if (before) refuseMissing(actor, await permissionsOfRole(trx, before.id as number), 'detail.change_role_permissions')
+      if (values) refuseMissing(actor, await permissionNamesOf(trx, (values.permissions as number[] | null) ?? []), 'detail.give_role_permissions')
     }
   },
   afterWrite() {

@@ -5,6 +5,8 @@ import type { AnyField } from '../../../schema/kit'
 import type { OptionFilters } from '../entity-api'
 import { FieldWidget } from '../widgets/FieldWidget'
 import type { WidgetProps } from '../widgets/types'
+import { Icon } from '../ui/icons'
+import { inputClass } from '../widgets/types'
 import type { FormValues, SubmitValues } from './form-values'
 
 type FormControl = Control<FormValues, unknown, SubmitValues>
@@ -43,6 +45,7 @@ export function FieldRow({
   control,
   Widget = FieldWidget,
   knownLabels,
+  lockedNote,
 }: {
   name: string
   field: AnyField
@@ -51,6 +54,8 @@ export function FieldRow({
   Widget?: ComponentType<WidgetProps>
   /** Names of the rows a reference points at, as the record came with them. */
   knownLabels?: Readonly<Record<string, string>>
+  /** Shown but not editable, with this note (i18n key) saying why: a built-in role's name. */
+  lockedNote?: string
 }) {
   const { t } = useTranslation()
   const id = useId()
@@ -67,27 +72,37 @@ export function FieldRow({
       {!isCheckbox && (
         <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-300">
           {label}
-          {field.isRequired && (
+          {field.isRequired && !lockedNote && (
             <span className="ms-0.5 text-red-600 dark:text-red-400" aria-hidden="true">
               *
             </span>
           )}
-          {field.isRequired && <span className="sr-only"> ({t('form.required')})</span>}
+          {field.isRequired && !lockedNote && <span className="sr-only"> ({t('form.required')})</span>}
         </label>
       )}
-      <Widget
-        id={id}
-        name={name}
-        field={field}
-        label={label}
-        value={input.value}
-        onChange={input.onChange}
-        onBlur={input.onBlur}
-        isInvalid={Boolean(message)}
-        describedBy={message ? errorId : undefined}
-        knownLabels={knownLabels}
-        filters={filters}
-      />
+      {lockedNote ? (
+        <>
+          <input id={id} name={name} readOnly value={String(input.value ?? '')} aria-describedby={`${id}-note`} className={`${inputClass} border-slate-200 bg-slate-50 text-slate-600 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-300`} />
+          <p id={`${id}-note`} className="mt-1.5 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
+            <Icon name="lock" className="size-3.5 shrink-0" />
+            {t(lockedNote)}
+          </p>
+        </>
+      ) : (
+        <Widget
+          id={id}
+          name={name}
+          field={field}
+          label={label}
+          value={input.value}
+          onChange={input.onChange}
+          onBlur={input.onBlur}
+          isInvalid={Boolean(message)}
+          describedBy={message ? errorId : undefined}
+          knownLabels={knownLabels}
+          filters={filters}
+        />
+      )}
       {message && (
         <p id={errorId} className="mt-1.5 text-sm text-red-600 dark:text-red-400">
           {message}

@@ -2,6 +2,7 @@ import { Link, useParams } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
+import { isBuiltInRow } from '../../../schema/kit'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useEntityRecord } from '../queries'
@@ -44,7 +45,7 @@ function BackLink({ entity }: { entity: AnyEntity }) {
     // Back to the list as it was left: its page, order, search and filters.
     <Link {...listReturn(entity)} className="inline-flex items-center gap-1 text-sm font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200">
       <Icon name="chevronStart" className="flip-rtl size-4" />
-      {t('form.back', { entity: t(`${entity.labelKey}.other`) })}
+      {t('form.back', { entity: t(entity.listTitleKey) })}
     </Link>
   )
 }
@@ -103,6 +104,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         control={form.control}
         Widget={controller.widgets?.[name]}
         knownLabels={controller.knownLabelsOf(name)}
+        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : undefined}
       />
     )
   }

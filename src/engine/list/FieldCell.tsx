@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { AnyField } from '../../../schema/kit'
+import { type AnyField, readsLeftToRight } from '../../../schema/kit'
 import { useFormat } from '../../i18n/useFormat'
 import { Icon } from '../ui/icons'
 
@@ -123,6 +123,7 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
       return <code className="text-xs">{text.length > 60 ? `${text.slice(0, 57)}…` : text}</code>
     }
     default:
-      return <>{String(value)}</>
+      // Isolated so an Arabic row keeps `+880 1711-000000` in order and its neighbours in theirs.
+      return readsLeftToRight(field) ? <bdi dir="ltr">{String(value)}</bdi> : <>{String(value)}</>
   }
 }

@@ -2,6 +2,7 @@ import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@ta
 import { Link, useNavigate } from '@tanstack/react-router'
 import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ComponentProps } from 'react'
 import { useTranslation } from 'react-i18next'
+import { isBuiltInRow } from '../../../schema/kit'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useAccess } from '../../auth/useAccess'
@@ -51,7 +52,7 @@ function SelectAllCheckbox() {
         if (el) el.indeterminate = isSome
       }}
       onChange={c.toggleAll}
-      disabled={c.rows.length === 0}
+      disabled={!c.hasSelectable}
       aria-label={t('list.select_all')}
     />
   )
@@ -60,6 +61,7 @@ function SelectAllCheckbox() {
 function SelectRowCheckbox({ row }: { row: Row }) {
   const { t } = useTranslation()
   const c = useController()
+  if (isBuiltInRow(c.entity, row)) return null
   return (
     <input
       type="checkbox"
@@ -103,7 +105,7 @@ function RowActions({ row, canDelete }: { row: Row; canDelete: boolean }) {
   return (
     <div className="flex items-center justify-end gap-1">
       {Object.keys(c.entity.actions).length > 0 && <RecordActions entity={c.entity} row={row} size="compact" />}
-      {canDelete && <DeleteButton row={row} />}
+      {canDelete && !isBuiltInRow(c.entity, row) && <DeleteButton row={row} />}
     </div>
   )
 }
@@ -262,7 +264,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
       <div className="min-w-0 space-y-4">
         <header className="flex flex-wrap items-end justify-between gap-4">
           <div>
-            <h1 className="text-2xl font-semibold tracking-tight">{plural}</h1>
+            <h1 className="text-2xl font-semibold tracking-tight">{t(entity.listTitleKey)}</h1>
             <p className="mt-1 text-sm text-slate-500 dark:text-slate-400" aria-live="polite">
               {query.data ? t('dashboard.records', { count: controller.totalElements }) : '\u00a0'}
             </p>

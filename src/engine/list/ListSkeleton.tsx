@@ -29,7 +29,7 @@ export function ListSkeleton({ entity }: { entity: AnyEntity }) {
     <div className="space-y-4" aria-busy="true">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight">{t(`${entity.labelKey}.other`)}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">{t(entity.listTitleKey)}</h1>
           <p className="mt-1 text-sm text-slate-500 dark:text-slate-400" role="status">
             {t('common.loading')}
           </p>

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Widget } from '../../../schema/kit'
+import { readsLeftToRight, type Widget } from '../../../schema/kit'
 import { Icon } from '../ui/icons'
 import { borderClass, inputClass, type WidgetProps } from './types'
 
@@ -30,6 +30,7 @@ const asText = (value: unknown) => (typeof value === 'string' || typeof value ==
 export function TextInput({ id, name, field, value, onChange, onBlur, isInvalid, describedBy }: WidgetProps) {
   const spec = inputTypes[field.widget] ?? { type: 'text' }
   const isMoney = field.widget === 'money'
+  const isLtr = spec.isLtr || readsLeftToRight(field)
   return (
     <div className="relative">
       <input
@@ -38,7 +39,7 @@ export function TextInput({ id, name, field, value, onChange, onBlur, isInvalid,
         type={spec.type}
         inputMode={spec.inputMode}
         step={spec.step}
-        dir={spec.isLtr || field.format === 'postal_code' ? 'ltr' : undefined}
+        dir={isLtr ? 'ltr' : undefined}
         value={asText(value)}
         onChange={(e) => onChange(e.target.value)}
         onBlur={onBlur}
@@ -46,7 +47,7 @@ export function TextInput({ id, name, field, value, onChange, onBlur, isInvalid,
         aria-describedby={describedBy}
         aria-required={field.isRequired || undefined}
         autoComplete={spec.type === 'password' ? 'new-password' : field.format === 'postal_code' ? 'postal-code' : 'off'}
-        className={`${inputClass} ${borderClass(isInvalid)} ${isMoney || field.widget === 'decimal' || field.widget === 'number' ? 'text-end tabular-nums' : ''} ${spec.isLtr ? 'text-start' : ''}`}
+        className={`${inputClass} ${borderClass(isInvalid)} ${isMoney || field.widget === 'decimal' || field.widget === 'number' ? 'text-end tabular-nums' : ''} ${isLtr ? 'text-start' : ''}`}
       />
     </div>
   )

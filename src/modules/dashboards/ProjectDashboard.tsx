@@ -11,7 +11,7 @@ function EntityCard({ entity }: { entity: AnyEntity }) {
   const { t } = useTranslation()
   const format = useFormat()
   const count = useEntityCount(entity)
-  const title = t(`${entity.labelKey}.other`)
+  const title = t(entity.listTitleKey)
   return (
     <li>
       <Link

@@ -84,6 +84,16 @@ describe('checkRegistry', () => {
     expect(checkRegistry([target, fine])).toEqual([])
   })
 
+  it('refuses built-in rows named by a field that is not a required, unique text, and asks for their message', () => {
+    expect(checkRegistry([widget({ builtIn: { field: 'ghost', values: ['MAIN'] } })]).map((p) => p.message)).toContain("builtIn names 'ghost', which is not a text field of the entity")
+    expect(checkRegistry([widget({ builtIn: { field: 'name', values: ['MAIN'] } })])).toEqual([
+      { entity: 'widget', field: 'name', message: 'the field that names built-in rows must be required and unique' },
+    ])
+    const fine = widget({ fields: { name: f.text({ required: true, unique: true, search: true }) }, builtIn: { field: 'name', values: ['MAIN'], message: 'detail.built_in_widget' } })
+    expect(checkRegistry([fine])).toEqual([])
+    expect(registryKeys([fine])).toContain('detail.built_in_widget')
+  })
+
   it('throws all problems at once as a RegistryError with one line each', () => {
     const error = new RegistryError([
       { entity: 'widget', field: 'owner', message: "unknown ref target 'nowhere'" },
