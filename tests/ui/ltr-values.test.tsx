@@ -32,6 +32,19 @@ describe('left-to-right values in a right-to-left page', () => {
     expect(within(row).getByText('دكا').closest('bdi')).toBeNull()
   })
 
+  it('lines the language menu up with the page, each language’s name isolated in its own direction', async () => {
+    storeSessionOf(arabicAdmin)
+    server.use(accessTokenAnswers(arabicAdmin), http.get(api('/:entity/api/v1/:same/all/'), () => HttpResponse.json(envelope('rows', []))))
+    const { user } = await renderApp(registry.country.ui.listPath)
+    await user.click(await screen.findByRole('button', { name: /^اللغة/ }))
+    const english = screen.getByRole('menuitemradio', { name: /English/ })
+    expect(english).not.toHaveAttribute('dir')
+    const name = within(english).getByText('English')
+    expect(name.tagName).toBe('BDI')
+    expect(name).toHaveAttribute('lang', 'en')
+    expect(name).toHaveAttribute('dir', 'ltr')
+  })
+
   it('types codes left to right in an Arabic form', async () => {
     storeSessionOf(arabicAdmin)
     server.use(accessTokenAnswers(arabicAdmin))

@@ -30,8 +30,6 @@ export function LanguageMenu() {
               type="button"
               role="menuitemradio"
               aria-checked={lng === active}
-              lang={lng}
-              dir={directionOf(lng)}
               className={menuItemClass}
               onClick={() => {
                 close()
@@ -39,7 +37,11 @@ export function LanguageMenu() {
               }}
             >
               <span className="w-6 text-xs font-semibold uppercase text-th-muted">{lng}</span>
-              <span className="flex-1">{t(`language.${lng}`)}</span>
+              <span className="flex-1 text-start">
+                <bdi lang={lng} dir={directionOf(lng)}>
+                  {t(`language.${lng}`)}
+                </bdi>
+              </span>
               {lng === active && <Icon name="check" className="size-4 text-th-accent-text" />}
             </button>
           ))}

@@ -33,15 +33,17 @@ export function MoreMenu() {
               type="button"
               role="menuitemradio"
               aria-checked={lng === active}
-              lang={lng}
-              dir={directionOf(lng)}
               className={menuItemClass}
               onClick={() => {
                 close()
                 void changeLanguage(lng)
               }}
             >
-              <span className="flex-1">{t(`language.${lng}`)}</span>
+              <span className="flex-1 text-start">
+                <bdi lang={lng} dir={directionOf(lng)}>
+                  {t(`language.${lng}`)}
+                </bdi>
+              </span>
               {lng === active && <Icon name="check" className="size-4 text-th-accent-text" />}
             </button>
           ))}
