@@ -29,7 +29,7 @@ export default defineConfig({
               // screen uses (the route guard, the navigation, the user menu, the modules' screen
               // maps); the other layouts, navbar styles and panels stay in their own chunks.
               name: 'shell',
-              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes)|modules[\\/]identity[\\/]screens)\.tsx?$/,
+              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|LanguageItems|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes)|modules[\\/]identity[\\/]screens)\.tsx?$/,
             },
           ],
         },

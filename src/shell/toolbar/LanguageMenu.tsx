@@ -2,8 +2,9 @@ import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { paths } from '../../app/paths'
 import { Icon } from '../../engine/ui/icons'
-import { changeLanguage, currentLanguage, directionOf, languages } from '../../i18n'
+import { currentLanguage } from '../../i18n'
 import { DropdownMenu, menuItemClass, toolbarButtonClass } from '../DropdownMenu'
+import { LanguageItems } from './LanguageItems'
 
 /** The language menu (spec §2): en, tr, ar — the direction follows — and Learn More. */
 export function LanguageMenu() {
@@ -24,27 +25,7 @@ export function LanguageMenu() {
     >
       {(close) => (
         <>
-          {languages.map((lng) => (
-            <button
-              key={lng}
-              type="button"
-              role="menuitemradio"
-              aria-checked={lng === active}
-              className={menuItemClass}
-              onClick={() => {
-                close()
-                void changeLanguage(lng)
-              }}
-            >
-              <span className="w-6 text-xs font-semibold uppercase text-th-muted">{lng}</span>
-              <span className="flex-1 text-start">
-                <bdi lang={lng} dir={directionOf(lng)}>
-                  {t(`language.${lng}`)}
-                </bdi>
-              </span>
-              {lng === active && <Icon name="check" className="size-4 text-th-accent-text" />}
-            </button>
-          ))}
+          <LanguageItems close={close} showCode />
           <div role="separator" className="my-1 border-t border-th-border" />
           <Link to={paths.multiLanguageDocs} role="menuitem" className={menuItemClass} onClick={() => close()}>
             <Icon name="info" className="size-4" />

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import { Icon } from '../../engine/ui/icons'
-import { changeLanguage, currentLanguage, directionOf, languages } from '../../i18n'
 import { useFormat } from '../../i18n/useFormat'
 import { DropdownMenu, menuItemClass, toolbarButtonClass } from '../DropdownMenu'
+import { LanguageItems } from './LanguageItems'
 import { FONT_SCALES, modeOf } from '../settings/settings'
 import { setFontScale, setMode, useSettings } from '../settings/store'
 
@@ -17,7 +17,6 @@ export function MoreMenu() {
   const { t } = useTranslation()
   const format = useFormat()
   const settings = useSettings()
-  const active = currentLanguage()
   const isDark = modeOf(settings.theme.main) === 'dark'
   const step = FONT_SCALES.indexOf(settings.fontScale as (typeof FONT_SCALES)[number])
   return (
@@ -27,26 +26,7 @@ export function MoreMenu() {
           <p className={groupLabel} aria-hidden="true">
             {t('toolbar.language')}
           </p>
-          {languages.map((lng) => (
-            <button
-              key={lng}
-              type="button"
-              role="menuitemradio"
-              aria-checked={lng === active}
-              className={menuItemClass}
-              onClick={() => {
-                close()
-                void changeLanguage(lng)
-              }}
-            >
-              <span className="flex-1 text-start">
-                <bdi lang={lng} dir={directionOf(lng)}>
-                  {t(`language.${lng}`)}
-                </bdi>
-              </span>
-              {lng === active && <Icon name="check" className="size-4 text-th-accent-text" />}
-            </button>
-          ))}
+          <LanguageItems close={close} />
           <div role="separator" className="my-1 border-t border-th-border" />
           <p className={groupLabel} aria-hidden="true">
             {t('toolbar.font_size')} · {format.percent(settings.fontScale)}
