@@ -1,12 +1,14 @@
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
+import { recordBuildInputs } from './scripts/build-inputs.ts'
+import { precompressAssets } from './scripts/precompress.ts'
 
 // API paths of the contract (`/<entity>/api/v1/…`), `/api/…` and uploads go to the server in dev.
 const apiProxy = { target: 'http://localhost:3000', changeOrigin: false }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompressAssets(), recordBuildInputs()],
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -19,6 +19,7 @@ import { menuItem } from './entities/identity/menu-item'
 import { roleMenu } from './entities/identity/role-menu'
 import { generalSetting } from './entities/settings/general-setting'
 import { homepageSlider } from './entities/settings/homepage-slider'
+import { outboxMessage } from './entities/workspace/outbox-message'
 import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 
@@ -39,6 +40,7 @@ export const registry = {
   role_menu: roleMenu,
   general_setting: generalSetting,
   homepage_slider: homepageSlider,
+  outbox_message: outboxMessage,
 } as const
 
 export type Registry = typeof registry

@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
+import securityHeadersOf from 'helmet'
 import multipart from '@fastify/multipart'
 import rateLimit from '@fastify/rate-limit'
-import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyContextConfig, type FastifyInstance, type HTTPMethods } from 'fastify'
 import { sql } from 'kysely'
 import { checkRegistry, entities as registeredEntities, reports as registeredReports, RegistryError } from '../schema'
@@ -20,7 +18,8 @@ import type { DomainModule, ModuleDeps } from './engine/modules'
 import { registerReportRoutes, type ReportRun } from './engine/reports'
 import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './engine/routes'
 import type { ActionHandler } from './engine/service'
-import { registerErrorHandling } from './http/errors'
+import { frameworkErrorHandler, newRequestId, registerErrorHandling } from './http/errors'
+import { registerCompression, registerStaticServing } from './http/static'
 import { catalogues, messageFor } from './i18n'
 
 /** A route as registered: what the permission matrix test walks, and where bespoke routes are checked. */
@@ -46,7 +45,10 @@ export type AppOptions = {
   distDir?: string
   corsOrigins?: readonly string[]
   isDemo?: boolean
+  /** Log every request (info); without it only errors are logged (a 500 with its request id, in every mode). */
   logger?: boolean
+  /** Where log lines go (default: stdout); tests read them. */
+  logStream?: { write: (line: string) => void }
   /** Domain modules (rules, bespoke routes, start-up sync); default: every module of the app. */
   modules?: readonly DomainModule[]
   /** Sign-in throttling limits (defaults in server/auth/throttle.ts). */
@@ -69,9 +71,6 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 /** The app's domain modules. */
 export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule()]
 
-/** Paths that belong to the API: unknown ones answer 404 JSON instead of the browser app. */
-const isApiPath = (url: string) => url.startsWith('/api/') || /^\/[a-z_]+\/api\//.test(url)
-
 /** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
 export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[]): void {
   const problems = checkRegistry(entities, catalogues, reports)
@@ -83,10 +82,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const reports = options.reports ?? registeredReports
   assertRegistry(entities, reports)
 
+  const helmetOptions = {
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, imgSrc: ["'self'", 'data:', 'blob:'] } },
+    strictTransportSecurity: !options.isDemo,
+  }
+  const setSecurityHeaders = securityHeadersOf(helmetOptions)
   const app = Fastify({
-    logger: options.logger ? { level: 'info' } : false,
+    logger: { level: options.logger ? 'info' : 'error', ...(options.logStream ? { stream: options.logStream } : {}) },
+    genReqId: newRequestId,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 2 * 1024 * 1024,
+    // A malformed `%` escape in a path is answered before any hook runs: helmet's headers are set by hand.
+    frameworkErrors: frameworkErrorHandler((request, reply) => setSecurityHeaders(request.raw, reply.raw, () => {})),
   })
   const routeTable: RouteEntry[] = []
   app.decorate('routeTable', routeTable)
@@ -94,10 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const method of ([] as HTTPMethods[]).concat(route.method)) routeTable.push({ method, url: route.url, config: route.config ?? {} })
   })
   registerErrorHandling(app)
-  await app.register(helmet, {
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, imgSrc: ["'self'", 'data:', 'blob:'] } },
-    strictTransportSecurity: !options.isDemo,
-  })
+  await app.register(helmet, helmetOptions)
   await app.register(cors, {
     origin: options.corsOrigins && options.corsOrigins.length > 0 ? [...options.corsOrigins] : false,
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language'],
@@ -106,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 200 } })
   // Counters only: the login route decides what counts (server/auth/throttle.ts).
   await app.register(rateLimit, { global: false })
+  await registerCompression(app)
 
   // Public: health and the demo credentials. The API sits behind the guard below.
   app.get('/api/health', async () => {
@@ -136,15 +141,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   checkBespokeRoutes(entities, routeTable)
   for (const m of modules) await m.onStart?.(deps)
 
-  mkdirSync(options.mediaDir, { recursive: true })
-  await app.register(fastifyStatic, { root: resolve(options.mediaDir), prefix: '/media/', decorateReply: false })
-  const distDir = options.distDir && existsSync(join(options.distDir, 'index.html')) ? resolve(options.distDir) : undefined
-  if (distDir) await app.register(fastifyStatic, { root: distDir, prefix: '/', wildcard: false, index: false })
-  app.setNotFoundHandler((request, reply) => {
-    if (request.method === 'GET' && distDir && !isApiPath(request.url) && !request.url.startsWith('/media/')) {
-      return reply.type('text/html').sendFile('index.html', distDir)
-    }
-    return reply.code(404).send({ detail: messageFor(request.headers['accept-language'], { key: 'detail.path_not_found' }) })
-  })
+  await registerStaticServing(app, { mediaDir: options.mediaDir, distDir: options.distDir })
   return app
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { entities } from '../schema'
+import { publicReadRefusal } from './engine/access'
 
 /**
  * Configuration comes from the environment only and is validated once at start-up,
@@ -9,9 +11,19 @@ const listOf = z
   .optional()
   .transform((s) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean))
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+/** What sessions and the mails about them need; read by the identity module (authSettings). */
+const authShape = {
+  SESSION_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(7 * 24),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .transform((v) => v?.replace(/\/+$/, '')),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+}
+
+const envSchema = z.object({
+  ...authShape,
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -23,8 +35,17 @@ const envSchema = z.object({
     .transform((v) => (v === '' ? undefined : v)),
   JWT_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
   CORS_ORIGINS: listOf,
+  // Reference entities whose reads answer without a token (README: a risk to weigh).
+  PUBLIC_READ: listOf,
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^smtps?:\/\/./.test(v), { message: 'must be an smtp:// or smtps:// URL' })
+    .transform((v) => (v === '' ? undefined : v)),
+  MAIL_FROM: z.string().min(3).default('Back-office <no-reply@localhost>'),
+  UPLOAD_QUOTA_MB: z.coerce.number().positive().default(50),
 })
 
 export type Env = z.output<typeof envSchema>
@@ -51,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !e.JWT_SECRET) {
     throw new ConfigError('Invalid configuration:\n  - JWT_SECRET: required when NODE_ENV=production (at least 32 random characters)')
   }
+  const refusals = e.PUBLIC_READ.map((name) => publicReadRefusal(entities, name)).filter((r): r is string => r !== null)
+  if (refusals.length > 0) throw new ConfigError(`Invalid configuration:\n${refusals.map((r) => `  - PUBLIC_READ: ${r}`).join('\n')}`)
   const database: Config['database'] =
     e.DATABASE_URL === 'memory://'
       ? { kind: 'pglite', dataDir: undefined }
@@ -58,4 +81,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { kind: 'postgres', url: e.DATABASE_URL }
         : { kind: 'pglite', dataDir: e.DATA_DIR }
   return { ...e, isDemo: !isProduction, database }
+}
+
+export type AuthSettings = {
+  /** A session may be renewed until this long after its password sign-in. */
+  sessionMaxAgeSeconds: number
+  /** Where the browser app is reached: the links in mails (never the request's Host, which a caller chooses). */
+  publicUrl: string
+}
+
+/** The session and mail-link settings alone (loadConfig has judged the whole environment at start). */
+export function authSettings(env: NodeJS.ProcessEnv = process.env): AuthSettings {
+  const parsed = z.object(authShape).safeParse(env)
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`)
+  const e = parsed.data
+  return { sessionMaxAgeSeconds: e.SESSION_MAX_AGE_HOURS * 3600, publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}` }
 }

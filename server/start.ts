@@ -8,6 +8,10 @@ import { connect, type Connection } from './db/connect'
 import { demoJwtSecret, lockDataDir } from './db/data-dir'
 import { seed } from './db/demo/seed'
 import { migrate } from './db/sync'
+import { setUploadQuota } from './engine/uploads'
+import { startMailSender } from './mail/sender'
+import { mailTransport } from './mail/transport'
+import { withPublicRead } from './engine/access'
 
 export type Started = { app: FastifyInstance; address: string; stop: () => Promise<void> }
 
@@ -34,7 +38,7 @@ export async function start(config: Config, registry: { entities: readonly Entit
     const jwtSecret = config.JWT_SECRET ?? demoJwtSecret(config.database.kind === 'pglite' ? config.database.dataDir && dataDir : dataDir)
     const app = await buildApp({
       db: connection.db,
-      entities: registry.entities,
+      entities: withPublicRead(registry.entities, config.PUBLIC_READ),
       reports: registry.reports,
       jwtSecret,
       mediaDir: join(dataDir, 'media'),
@@ -46,12 +50,19 @@ export async function start(config: Config, registry: { entities: readonly Entit
     // After the app: its start-up creates the permissions and built-in roles the seed assigns.
     const seeded = await seed(connection.db, { isDemo: config.isDemo, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })
     if (seeded !== 'none') console.log(`seed: ${seeded} data created`)
-    const address = await app.listen({ port: config.PORT, host: config.HOST })
+    setUploadQuota(join(dataDir, 'media'), config.UPLOAD_QUOTA_MB * 1024 * 1024)
+    // Mail queued in the outbox goes out after its transaction commits: by SMTP, or as files.
+    const mail = startMailSender({ db: connection.db, transport: mailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, mailDir: join(dataDir, 'mail') }) })
+    const address = await app.listen({ port: config.PORT, host: config.HOST }).catch(async (e: unknown) => {
+      await mail.stop()
+      throw e
+    })
     const opened = connection
     return {
       app,
       address,
       stop: async () => {
+        await mail.stop()
         await app.close()
         await opened.close()
         release()

@@ -35,6 +35,9 @@ export type TextFormat = 'postal_code' | 'code'
  */
 export type OnDelete = 'restrict' | 'cascade' | 'setNull'
 
+/** How a list row carries a reference: `{id, name}` by default (see `Field.listAs`). */
+export type ListAs = 'label' | 'id'
+
 /** The rules whose message a field may replace with its own i18n key (`messages`). */
 export type MessageRule =
   | 'required' | 'invalid' | 'text' | 'max_length' | 'min_length' | 'email' | 'phone' | 'url'
@@ -105,8 +108,13 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly isTransient: boolean
   /** False for a value that is not business activity (a user's own UI settings): the audit log leaves it out. */
   readonly isAudited: boolean
-  /** `label`: list rows carry the referenced row's label instead of `{id, name}` (a contract's list shape). */
-  readonly listAs?: 'label'
+  /**
+   * How list rows carry the reference, for a contract's list shape: `label` — the referenced
+   * row's label instead of `{id, name}`; `id` — the raw id, as the original backend listed it
+   * (a client that renders the cell as it comes crashes on an object), with the label in the
+   * row's `_labels` for screens that show names.
+   */
+  readonly listAs?: ListAs
   /**
    * A reference that lies within others of the record (a police station within its
    * district): `{ city: 'city' }` — the target's field `city` must equal this record's
@@ -383,12 +391,13 @@ export function choice<const T extends readonly [string, ...string[]], const O e
 
 /**
  * A reference (foreign key). `search: true` makes the list search match the referenced
- * row's label; `listAs: 'label'` puts that label in list rows instead of `{id, name}`.
+ * row's label; `listAs: 'label'` puts that label in list rows instead of `{id, name}`, and
+ * `listAs: 'id'` the raw id (with the label in the row's `_labels`).
  * `within: { city: 'city' }` limits it to target rows whose `city` is this record's `city`.
  * Deleting the referenced row is refused while this row refers to it, unless `onDelete`
  * says otherwise (`setNull`, `cascade`).
  */
-export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: 'label'; within?: Readonly<Record<string, string>> }>(target: string, o: O = {} as O) {
+export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: ListAs; within?: Readonly<Record<string, string>> }>(target: string, o: O = {} as O) {
   return field<number, O>(o, {
     kind: 'ref',
     widget: 'ref-select',
@@ -400,14 +409,18 @@ export function ref<const O extends Common<number> & { onDelete?: OnDelete; list
   })
 }
 
-/** Many-to-many: stored in a join table `<entity>_<field>`, given and returned as an id array. */
-export function refs<const O extends Common<number[]>>(target: string, o: O = {} as O) {
+/**
+ * Many-to-many: stored in a join table `<entity>_<field>`, given and returned as an id array.
+ * List rows carry `[{id, name}]`, or with `listAs: 'id'` the ids (names in the row's `_labels`).
+ */
+export function refs<const O extends Common<number[]> & { listAs?: 'id' }>(target: string, o: O = {} as O) {
   return field<number[], O>({ default: [] as number[], ...o } as O, {
     kind: 'refs',
     widget: 'refs-select',
     cell: 'refs',
     isSortable: false,
     ref: { target, onDelete: 'cascade' },
+    listAs: o.listAs,
   })
 }
 

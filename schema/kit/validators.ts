@@ -26,6 +26,55 @@ function toInteger(v: unknown): number | undefined {
 /** The largest id a path, a body or a token may carry: 15 digits fit bigint and a JS number exactly. */
 export const MAX_ID = 999_999_999_999_999
 
+/** Whether a text is a row id (a path's, a query's): digits only, no sign or exponent, 1 to MAX_ID. */
+export const isIdText = (s: string): boolean => /^\d{1,15}$/.test(s) && Number(s) >= 1 && Number(s) <= MAX_ID
+
+/**
+ * A JSON field's bounds: nesting deep enough for any settings object, far below what would
+ * overflow a recursive walk (zod's, the audit's, PostgreSQL's own jsonb parser), and a size
+ * that keeps one field from filling a row.
+ */
+export const JSON_MAX_DEPTH = 32
+export const JSON_MAX_CHARS = 65_536
+
+/**
+ * A UTF-16 surrogate without its pair (`"\ud800"` in JSON) is no character: PostgreSQL refuses
+ * it in jsonb and the driver would store U+FFFD in its place in text, so it is refused as input.
+ */
+export const hasUnpairedSurrogate = (s: string): boolean => /\p{Cs}/u.test(s)
+
+export type JsonProblem = 'depth' | 'size' | 'surrogate'
+
+/**
+ * What makes a parsed JSON value unstorable, found without recursion (an explicit stack), so
+ * a value nested thousands of levels deep is measured before anything recursive touches it.
+ */
+export function jsonProblemOf(value: unknown, limits: { maxDepth: number; maxChars: number } = { maxDepth: JSON_MAX_DEPTH, maxChars: JSON_MAX_CHARS }): JsonProblem | undefined {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }]
+  // Roughly the characters of its JSON text: each string, key and scalar, plus one per separator.
+  let chars = 0
+  while (pending.length > 0) {
+    const { value: v, depth } = pending.pop()!
+    if (typeof v === 'string') {
+      if (hasUnpairedSurrogate(v)) return 'surrogate'
+      chars += v.length + 2
+    } else if (v !== null && typeof v === 'object') {
+      if (depth >= limits.maxDepth) return 'depth'
+      const entries = Array.isArray(v) ? v.map((item) => ['', item] as const) : Object.entries(v)
+      for (const [key, item] of entries) {
+        if (hasUnpairedSurrogate(key)) return 'surrogate'
+        chars += key.length + 1
+        pending.push({ value: item, depth: depth + 1 })
+      }
+      chars += 2
+    } else {
+      chars += String(v).length
+    }
+    if (chars > limits.maxChars) return 'size'
+  }
+  return undefined
+}
+
 function integerBase(min: number, max: number, m: (rule: MessageRule) => string): z.ZodType<number> {
   return z
     .unknown()
@@ -61,11 +110,30 @@ function isUrlLike(s: string): boolean {
   }
 }
 
-function isCalendarDate(s: string): boolean {
+/**
+ * A day of the calendar, `YYYY-MM-DD`, from year 1 (PostgreSQL refuses year 0, and Date.UTC
+ * would read 0001–0099 as 1901–1999).
+ */
+export function isCalendarDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)
   if (!m) return false
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const isLeap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  const days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+  return year >= 1 && days !== undefined && day >= 1 && day <= days
+}
+
+/**
+ * A date and time as an ISO instant in UTC, or undefined when it is none that PostgreSQL
+ * takes: JavaScript rolls `2024-02-30` over to March and reads year 0000 and offsets beyond
+ * ±15:59, which PostgreSQL refuses; its instant must also fall within years 1 to 9999 in UTC.
+ */
+export function instantOf(s: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s) || !isCalendarDate(s.slice(0, 10))) return undefined
+  const time = Date.parse(s)
+  if (Number.isNaN(time)) return undefined
+  const iso = new Date(time).toISOString()
+  return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : undefined
 }
 
 const pad = (n: number) => String(n).padStart(2, '0')
@@ -159,8 +227,8 @@ function baseOf(f: AnyField): z.ZodType {
       return z
         .string({ error: m('datetime') })
         .trim()
-        .refine((s) => /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), { error: m('datetime') })
-        .transform((s) => new Date(s).toISOString())
+        .refine((s) => instantOf(s) !== undefined, { error: m('datetime') })
+        .transform((s) => instantOf(s)!)
     case 'enum':
       return z.enum(f.options as [string, ...string[]], { error: m('choice') })
     case 'ref':
@@ -183,13 +251,25 @@ function baseOf(f: AnyField): z.ZodType {
       return z
         .unknown()
         .transform((v, ctx) => {
-          if (typeof v !== 'string') return v
-          try {
-            return JSON.parse(v) as unknown
-          } catch {
-            ctx.addIssue({ code: 'custom', message: m('json') })
-            return z.NEVER
+          let value = v
+          if (typeof v === 'string') {
+            if (v.length > JSON_MAX_CHARS) {
+              ctx.addIssue({ code: 'custom', message: 'validation.json_size', params: { max: JSON_MAX_CHARS } })
+              return z.NEVER
+            }
+            try {
+              value = JSON.parse(v) as unknown
+            } catch {
+              ctx.addIssue({ code: 'custom', message: m('json') })
+              return z.NEVER
+            }
           }
+          // Before z.json(), which walks the value recursively.
+          const problem = jsonProblemOf(value)
+          if (problem === 'depth') ctx.addIssue({ code: 'custom', message: 'validation.json_depth', params: { max: JSON_MAX_DEPTH } })
+          else if (problem === 'size') ctx.addIssue({ code: 'custom', message: 'validation.json_size', params: { max: JSON_MAX_CHARS } })
+          else if (problem === 'surrogate') ctx.addIssue({ code: 'custom', message: 'validation.broken_text' })
+          return problem === undefined ? value : z.NEVER
         })
         .pipe(z.json({ error: m('json') }))
     case 'lines': {
@@ -212,13 +292,16 @@ function lineSchemaOf(line: Entity<string, Fields>): z.ZodType {
 
 const fieldValidators = new WeakMap<object, z.ZodType>()
 
+/** Any text a field is given, before its kind reads it: a broken character is refused whatever the field. */
+const storableText = z.unknown().refine((v) => typeof v !== 'string' || !hasUnpairedSurrogate(v), { error: 'validation.broken_text', abort: true })
+
 /** The field's validator with its blank handling: required, null when absent, or the default. */
 export function validatorOf<V, P extends Presence>(f: Field<V, P>): z.ZodType<P extends 'optional' ? V | null : V> {
   type Out = z.ZodType<P extends 'optional' ? V | null : V>
   const known = fieldValidators.get(f)
   if (known) return known as Out
   const field = f as unknown as AnyField
-  const base = baseOf(field)
+  const base = storableText.pipe(baseOf(field))
   const blank = field.kind === 'ref' ? isBlankRef : isBlank
   let validator: z.ZodType
   if (field.presence === 'required') {

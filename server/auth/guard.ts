@@ -2,11 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/types'
 import { ForbiddenError, UnauthorizedError } from '../engine/errors'
 import { can, loadPrincipal, type Principal } from './principal'
-import { TokenError, verifyToken } from './tokens'
+import { TokenError, verifyToken, type TokenClaims } from './tokens'
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal
+    /** The claims of the caller's access token (its session: version, sign-in time). */
+    token?: TokenClaims
   }
   interface FastifyContextConfig {
     /** Permission the route needs (`THANA_LIST`), or a list of which any one will do; absent on routes any signed-in user may call. */
@@ -37,16 +39,21 @@ export function authenticate(db: Db, secret: string) {
     if (request.routeOptions.config.isPublic) return
     const token = bearerToken(request.headers.authorization)
     if (!token) throw new UnauthorizedError({ key: 'detail.no_credentials' })
-    let userId: number
+    let claims: TokenClaims
     try {
-      userId = (await verifyToken(secret, token)).userId
+      claims = await verifyToken(secret, token)
     } catch (e) {
       const reason = e instanceof TokenError ? e.reason : 'invalid'
       throw new TokenInvalidError(reason === 'expired' ? 'Token is expired' : 'Given token not valid for any token type')
     }
-    const principal = await loadPrincipal(db, userId)
+    const principal = await loadPrincipal(db, claims.userId)
     if (!principal || !principal.isActive) throw new TokenInvalidError('User not found or inactive')
+    // A password change or a logout moved the user's version: this token's session is over.
+    if (claims.version !== principal.sessionVersion) throw new TokenInvalidError('Session has ended')
+    // A logout on this device ended this session alone.
+    if (claims.sessionId !== undefined && principal.endedSessions.has(claims.sessionId)) throw new TokenInvalidError('Session has ended')
     request.principal = principal
+    request.token = claims
   }
 }
 

@@ -13,6 +13,10 @@ export type Principal = {
   email: string
   isAdmin: boolean
   isActive: boolean
+  /** Sessions of the user ended by a logout (their `sid`s), until they would have expired anyway. */
+  endedSessions: ReadonlySet<string>
+  /** The user's session version: tokens made at another one are ended (server/auth/sessions.ts). */
+  sessionVersion: number
   role: string | null
   permissions: ReadonlySet<string>
 }
@@ -33,15 +37,25 @@ export async function loadPrincipal(db: Executor, userId: number, now = Date.now
   const key = keyOf(db, userId)
   const hit = cache.get(key)
   if (hit && now - hit.at < TTL_MS) return hit.principal
-  const r = await sql<{ id: number; email: string; is_admin: boolean; is_active: boolean; role: string | null; permissions: string[] }>`
-    select u.id, u.email, u.is_admin, u.is_active, r.name as role,
+  const r = await sql<{ id: number; email: string; is_admin: boolean; is_active: boolean; session_version: number; role: string | null; permissions: string[]; ended: string[] }>`
+    select u.id, u.email, u.is_admin, u.is_active, u.session_version, r.name as role,
       array(select p.name from ${sql.id(rolePermissions)} rp join permission p on p.id = rp.target_id
-            where rp.owner_id = u.role order by p.name) as permissions
+            where rp.owner_id = u.role order by p.name) as permissions,
+      array(select e.sid from ended_session e where e.user_id = u.id and e.ends_at > now()) as ended
     from "user" u left join role r on r.id = u.role
     where u.id = ${userId}`.execute(db)
   const u = r.rows[0]
   const principal = u
-    ? { id: u.id, email: u.email, isAdmin: u.is_admin, isActive: u.is_active, role: u.role, permissions: new Set(u.permissions) }
+    ? {
+        id: u.id,
+        email: u.email,
+        isAdmin: u.is_admin,
+        isActive: u.is_active,
+        sessionVersion: u.session_version,
+        endedSessions: new Set(u.ended),
+        role: u.role,
+        permissions: new Set(u.permissions),
+      }
     : undefined
   cache.set(key, { at: now, userId, principal })
   return principal

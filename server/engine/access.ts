@@ -58,3 +58,61 @@ export function readPermissionOf(registry: Registry, entity: Entity<string, Fiel
   const document = entity.lineOf ? registry.find((e) => e.name === entity.lineOf) : undefined
   return (document ?? entity).permissions.LIST
 }
+
+/**
+ * The access entities the original admin client loads as lookups before anyone signs in
+ * (roles, permissions and parent menus for its forms' dropdowns): names of permissions, roles
+ * and menu entries, no one's data. A role's menu and every other access entity stay closed.
+ */
+export const ACCESS_LOOKUPS: readonly string[] = ['role', 'permission', 'menu_item']
+
+/** Field kinds that are someone's: contact details and credentials. */
+const PERSONAL_KINDS: readonly string[] = ['email', 'phone', 'password']
+
+const isUserLike = (entity: Entity<string, Fields>) => entity.name === 'user' || entity.parent?.name === 'user'
+
+/**
+ * Why an entity may not be opened to anonymous reads (`PUBLIC_READ`), or null when it may: it
+ * must be a registry entity with routes of its own, hold no one's personal data — not a user,
+ * nor anything extending one, nor rows that name one (an employee's qualifications), nor an
+ * e-mail address, a phone number or a password (even a business's: the rule cannot tell) —
+ * have no row scope (an anonymous reader would pass it by), and, among the access entities,
+ * be one of the lookups the original client needs.
+ */
+export function publicReadRefusal(registry: Registry, name: string): string | null {
+  const entity = registry.find((e) => e.name === name && !e.isLine)
+  if (!entity) return `'${name}' is not an entity (known: ${registry.filter((e) => !e.isLine).map((e) => e.name).join(', ')})`
+  if (isUserLike(entity)) return `'${name}' holds personal data (user accounts) and is never opened to anonymous reads`
+  const personal = entity.fieldNames.find((n) => {
+    const field = entity.fields[n]!
+    const target = field.ref ? registry.find((e) => e.name === field.ref!.target) : undefined
+    return PERSONAL_KINDS.includes(field.kind) || (target !== undefined && isUserLike(target))
+  })
+  if (personal) return `'${name}' holds personal data (its field '${personal}') and is never opened to anonymous reads`
+  if (entity.scope) return `'${name}' limits its rows per caller (a row scope), which an anonymous reader would pass by`
+  if (entity.module === 'identity' && !ACCESS_LOOKUPS.includes(name)) return `'${name}' is an access entity; of those only ${ACCESS_LOOKUPS.join(', ')} may be opened`
+  return null
+}
+
+const openedByPublicRead = new WeakSet<Entity<string, Fields>>()
+
+/** Whether `PUBLIC_READ` opened the entity's reads (its routes then answer anyone, signed in or not, alike). */
+export const isOpenedByPublicRead = (entity: Entity<string, Fields>): boolean => openedByPublicRead.has(entity)
+
+/**
+ * The registry with the named entities' reads — `all/`, `without_pagination/all/`, `search/`
+ * and `{id}` (LIST and DETAILS) — open to anonymous callers, as the registry's own `public`
+ * option opens them (`PUBLIC_READ`: the original admin client loads its lookups and searches
+ * without a token). Writes keep their permissions. Refuses any entity `publicReadRefusal` refuses.
+ */
+export function withPublicRead(registry: Registry, names: readonly string[]): Registry {
+  if (names.length === 0) return registry
+  const refusals = names.map((n) => publicReadRefusal(registry, n)).filter((r): r is string => r !== null)
+  if (refusals.length > 0) throw new Error(`PUBLIC_READ: ${refusals.join('; ')}`)
+  return registry.map((e) => {
+    if (!names.includes(e.name) || e.isLine) return e
+    const opened = { ...e, publicActions: [...new Set<Action>([...e.publicActions, 'LIST', 'DETAILS'])] }
+    openedByPublicRead.add(opened)
+    return opened
+  })
+}

@@ -123,10 +123,15 @@ function orderClause(registry: Registry, entity: Entity<string, Fields>, alias: 
   return name === 'id' ? sql`${expr} ${dir}` : sql`${expr} ${dir}, ${ref(alias, 'id')} ${dir}`
 }
 
-/** Columns of a list row: fields with references nested as `{id, name}`, audit users as e-mails. */
+/**
+ * Columns of a list row: fields with references nested as `{id, name}` (or as the field's
+ * `listAs` says: the label, or the raw id with the label in the row's `_labels`), audit users
+ * as e-mails.
+ */
 function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: string): { columns: RawBuilder<unknown>[]; joins: RawBuilder<unknown>[] } {
   const columns: RawBuilder<unknown>[] = [sql`${ref(alias, 'id')}`]
   const joins: RawBuilder<unknown>[] = []
+  const labelsOfRawIds: RawBuilder<unknown>[] = []
   entity.fieldNames.forEach((name, i) => {
     const field = entity.fields[name]!
     if (field.isWriteOnly || field.kind === 'lines' || field.isVirtual) return
@@ -134,21 +139,32 @@ function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: 
       const t = refTarget(registry, entity, name)
       const j = `r${i}`
       joins.push(sql`left join ${source(t)} ${sql.raw(j)} on ${ref(j, 'id')} = ${ref(alias, name)}`)
-      columns.push(
-        field.listAs === 'label'
-          ? sql`${ref(j, t.labelField)} as ${id(name)}`
-          : sql`case when ${ref(j, 'id')} is null then null else json_build_object('id', ${ref(j, 'id')}, 'name', ${ref(j, t.labelField)}) end as ${id(name)}`,
-      )
+      if (field.listAs === 'id') {
+        columns.push(sql`${ref(alias, name)}`)
+        labelsOfRawIds.push(sql`${sql.lit(name)}`, sql`${ref(j, t.labelField)}`)
+      } else {
+        columns.push(
+          field.listAs === 'label'
+            ? sql`${ref(j, t.labelField)} as ${id(name)}`
+            : sql`case when ${ref(j, 'id')} is null then null else json_build_object('id', ${ref(j, 'id')}, 'name', ${ref(j, t.labelField)}) end as ${id(name)}`,
+        )
+      }
     } else if (field.kind === 'refs') {
       const t = refTarget(registry, entity, name)
-      columns.push(sql`(select coalesce(json_agg(json_build_object('id', x.id, 'name', ${ref('x', t.labelField)}) order by x.id), '[]'::json)
-        from ${id(linkTable(entity, name))} jt join ${source(t)} x on x.id = jt.target_id
-        where jt.owner_id = ${ref(alias, 'id')}) as ${id(name)}`)
+      const linked = sql`from ${id(linkTable(entity, name))} jt join ${source(t)} x on x.id = jt.target_id where jt.owner_id = ${ref(alias, 'id')}`
+      if (field.listAs === 'id') {
+        columns.push(sql`(select coalesce(json_agg(x.id order by x.id), '[]'::json) ${linked}) as ${id(name)}`)
+        labelsOfRawIds.push(sql`${sql.lit(name)}`, sql`(select json_object_agg(x.id, ${ref('x', t.labelField)}) ${linked})`)
+      } else {
+        columns.push(sql`(select coalesce(json_agg(json_build_object('id', x.id, 'name', ${ref('x', t.labelField)}) order by x.id), '[]'::json) ${linked}) as ${id(name)}`)
+      }
     } else {
       columns.push(sql`${ref(alias, name)}`)
     }
   })
   columns.push(sql`${ref(alias, 'created_at')}`, sql`${ref(alias, 'updated_at')}`, sql`cu.email as created_by`, sql`uu.email as updated_by`)
+  // As `{id}` carries them: a reference left out (null) has no label.
+  if (labelsOfRawIds.length > 0) columns.push(sql`json_strip_nulls(json_build_object(${sql.join(labelsOfRawIds)})) as ${id(LABELS)}`)
   joins.push(sql`left join "user" cu on cu.id = ${ref(alias, 'created_by')}`, sql`left join "user" uu on uu.id = ${ref(alias, 'updated_by')}`)
   return { columns, joins }
 }

@@ -1,5 +1,5 @@
 import { messageOfIssue, type Entity, type Fields, type Message } from '../../schema/kit'
-import { validatorOf } from '../../schema/kit/validators'
+import { instantOf, isCalendarDate, isIdText, validatorOf } from '../../schema/kit/validators'
 import { BusinessError, NotFoundError, ValidationError } from './errors'
 import type { Filter } from './list-query'
 import { hasNulCharacter, modelName } from './validate'
@@ -49,16 +49,8 @@ const rangeParams = (entity: Entity<string, Fields>) =>
     (Object.keys(RANGE_SUFFIXES) as RangeSuffix[]).filter((b) => rangeOf(entity, `${n}_${b}`)?.field === n).map((b) => `${n}_${b}`),
   )
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/
 const NUMBER = /^-?\d{1,30}(\.\d{1,30})?$/
-
-function isDay(value: string): boolean {
-  const m = DAY.exec(value)
-  if (!m) return false
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
-}
 
 /** Compares two decimal strings exactly (no float): negative, zero or positive. */
 export function compareDecimals(a: string, b: string): number {
@@ -117,7 +109,9 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
       const spec = entity.fields[range.field]!
       const label = entity.fieldLabelKey(range.field)
       const isDate = range.bound === 'after' || range.bound === 'before'
-      if (isDate && !(isDay(value) || (spec.kind === 'datetime' && INSTANT.test(value) && !Number.isNaN(Date.parse(value))))) {
+      // An instant goes to the database as its ISO form in UTC, never as sent.
+      const instant = isDate && !isCalendarDate(value) && spec.kind === 'datetime' && INSTANT.test(value) ? instantOf(value) : undefined
+      if (isDate && !isCalendarDate(value) && instant === undefined) {
         refuse(key, { key: spec.kind === 'date' ? 'validation.date' : 'validation.datetime', params: { label } })
         continue
       }
@@ -126,7 +120,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
         continue
       }
       const entry = bounds.get(range.field) ?? {}
-      entry[range.bound === 'after' || range.bound === 'min' ? 'lower' : 'upper'] = { key, value }
+      entry[range.bound === 'after' || range.bound === 'min' ? 'lower' : 'upper'] = { key, value: instant ?? value }
       bounds.set(range.field, entry)
       continue
     }
@@ -150,7 +144,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
     }
     if (lower) filters.push({ field: name, op: 'gte', value: lower.value })
     // `_before` a day includes that day: up to the end of it for a datetime.
-    if (upper) filters.push({ field: name, op: kind === 'datetime' && isDay(upper.value) ? 'before_day' : 'lte', value: upper.value })
+    if (upper) filters.push({ field: name, op: kind === 'datetime' && isCalendarDate(upper.value) ? 'before_day' : 'lte', value: upper.value })
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
   return filters
@@ -158,6 +152,6 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
 
 /** Path ids are positive integers; anything else is an unknown record (404), as a URL pattern would make it. */
 export function rowIdOf(entity: Entity<string, Fields>, raw: string): number {
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new NotFoundError({ key: 'detail.not_found', params: { model: modelName(entity), entity: entity.labelKey, id: raw } })
+  if (!isIdText(raw)) throw new NotFoundError({ key: 'detail.not_found', params: { model: modelName(entity), entity: entity.labelKey, id: raw } })
   return Number(raw)
 }

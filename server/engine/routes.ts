@@ -3,9 +3,10 @@ import { z } from 'zod'
 import { routeAction, type Action, type Entity, type Fields, type GenericRoute, type Message } from '../../schema/kit'
 import { MAX_ID, validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
+import { isOpenedByPublicRead } from './access'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
-import type { Registry } from './list-query'
+import { findRow, type Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf } from './request'
 import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { messageFor } from '../i18n'
@@ -59,6 +60,13 @@ const say = (req: FastifyRequest, message: Message) => messageFor(req.headers['a
 
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
   const base = entity.api.base
+  /**
+   * A row as its caller may see it: reads `PUBLIC_READ` opens answer anyone (a public route
+   * takes no token, so a signed-in caller is anonymous there too), and leave out who wrote the
+   * row — the authors' e-mails are personal data.
+   */
+  const hidesAuthors = isOpenedByPublicRead(entity)
+  const forCaller = <R extends Record<string, unknown>>(req: FastifyRequest, row: R): R => (hidesAuthors && !req.principal ? { ...row, created_by: null, updated_by: null } : row)
   // `q` (any search field) works on `all/` too; the contract's named filters are `search/`'s.
   const filters = (query: Query, withFilters: boolean) => (withFilters ? filtersOf(entity, query) : filtersOf(entity, query.q === undefined ? {} : { q: query.q }))
 
@@ -70,7 +78,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       page: pageOf(query),
     })
     return {
-      [entity.listKey]: result.rows,
+      [entity.listKey]: result.rows.map((row) => forCaller(req, row)),
       page: result.page,
       size: result.size,
       total_pages: result.totalPages,
@@ -80,7 +88,24 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   const unpaged = async (req: FastifyRequest, withFilters: boolean) => {
     const query = req.query as Query
     const { rows } = await readList(requestContext(deps, entity, req), { filters: filters(query, withFilters), ordering: orderingOf(entity, query) })
-    return { [entity.listKey]: rows }
+    return { [entity.listKey]: rows.map((row) => forCaller(req, row)) }
+  }
+
+  const phoneFields = entity.fieldNames.filter((n) => entity.fields[n]!.kind === 'phone')
+  const digitsOf = (phone: string) => phone.replace(/\D/g, '')
+  /**
+   * The original client shows a phone's country code apart and sends the number back without
+   * it (`1711000000` for `+8801711000000`): a phone sent without `+` that is the stored
+   * number less its code keeps the stored number, rather than being read as another country's.
+   */
+  const keepCountryCodes = async (rowId: number, values: Record<string, unknown>) => {
+    const national = phoneFields.filter((n) => typeof values[n] === 'string' && /^[\d\s\-().]{6,}$/.test(String(values[n]).trim()))
+    if (national.length === 0) return
+    const stored = await findRow(deps.db, entity, rowId, deps.registry)
+    for (const name of national) {
+      const was = stored?.[name]
+      if (typeof was === 'string' && was.startsWith('+') && digitsOf(was).endsWith(digitsOf(String(values[name])))) values[name] = was
+    }
   }
 
   const update = async (req: FastifyRequest<{ Params: IdParams }>) => {
@@ -93,6 +118,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       }
     }
     try {
+      await keepCountryCodes(rowId, body.values)
       return await updateRow(requestContext(deps, entity, req), rowId, body.values)
     } catch (e) {
       await body.cleanup()
@@ -104,7 +130,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     all: (req) => (entity.paginateAll ? envelope(req, false) : unpaged(req, false)),
     search: (req) => envelope(req, true),
     without_pagination: (req) => unpaged(req, true),
-    read: (req) => readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)),
+    read: async (req) => forCaller(req, await readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))),
     create: async (req, reply) => {
       const body = await readBody(req, entity, deps.mediaDir)
       try {
@@ -142,7 +168,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,
       })
-      return { [entity.listKey]: rows }
+      return { [entity.listKey]: rows.map((row) => forCaller(req, row)) }
     })
   }
 

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, unlink, writeFile } from 'node:fs/promises'
-import { extname, join } from 'node:path'
-import type { FastifyRequest } from 'fastify'
+import { extname, join, relative, resolve } from 'node:path'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import '@fastify/multipart'
-import type { Entity, Fields } from '../../schema/kit'
+import { sql } from 'kysely'
+import { storageOf, type Entity, type Fields } from '../../schema/kit'
+import type { Db } from '../db/types'
 import { BusinessError, HttpError, ValidationError } from './errors'
+import type { EntityHooks } from './hooks'
+import type { Registry } from './list-query'
 import type { Values } from './validate'
 
 /**
@@ -12,6 +16,11 @@ import type { Values } from './validate'
  * parts become values, file parts are checked by type and size and stored under
  * `<DATA_DIR>/media/<entity>/`, served at `/media/…`. `cleanup` removes them again
  * when the write that needed them fails, so nothing is left half-done.
+ *
+ * Every stored file is a row of `media_file` (its uploader and size): a user's files
+ * together stay within the upload quota (`UPLOAD_QUOTA_MB`). A file a record no longer
+ * holds — replaced by an update, or its record deleted — is released in the write's
+ * transaction and removed from the disk after it commits (the media sweeper, below).
  */
 export type Body = { values: Values; cleanup: () => Promise<void> }
 
@@ -21,6 +30,62 @@ const EXT: Record<string, string> = {
 }
 
 const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT'])
+
+export const MEDIA_FILE_TABLE = 'media_file'
+export const DEFAULT_UPLOAD_QUOTA_BYTES = 50 * 1024 * 1024
+
+/**
+ * The routes whose purpose is to receive a file (the user's `uploadimage/{id}`): a file field
+ * takes an uploaded file there, never a path to one already stored (which would let a caller
+ * take over someone else's file, and have it removed when they replace it).
+ */
+const FILE_ONLY_ROUTE = /\/upload\w*\/:id$/
+
+/** What the app's uploads are recorded in, by media directory (set up at start, see `trackUploads`). */
+type MediaStore = { db: Db; registry: Registry; mediaDir: string; quotaBytes: number; kick: () => void }
+const stores = new Map<string, MediaStore>()
+
+/** The per-user upload quota of the app serving `mediaDir` (config `UPLOAD_QUOTA_MB`). */
+export function setUploadQuota(mediaDir: string, bytes: number): void {
+  const store = stores.get(resolve(mediaDir))
+  if (!store) throw new Error(`no uploads are tracked for ${mediaDir}`)
+  store.quotaBytes = bytes
+}
+
+const isFileField = (entity: Entity<string, Fields>, name: string) => entity.fields[name]?.kind === 'file'
+
+function fileExpected(entity: Entity<string, Fields>, names: readonly string[]): ValidationError {
+  return new ValidationError(Object.fromEntries(names.map((n) => [n, [{ key: 'validation.file_expected', params: { label: entity.fieldLabelKey(n) } }]])))
+}
+
+/** Advisory-lock class of a user's uploads (the other key is the user's id). */
+const UPLOADS_LOCK = 724_009
+
+/**
+ * Records a file before it is written, refusing it when its uploader's files (uploaded and
+ * not released) would pass the quota. One user's uploads are judged one at a time (a lock
+ * per user), so parallel requests cannot together pass it.
+ */
+async function recordUpload(store: MediaStore, file: { url: string; uploader: number | null; bytes: number }): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    if (file.uploader !== null) {
+      await sql`select pg_advisory_xact_lock(${UPLOADS_LOCK}, ${file.uploader % 2_147_483_647}::int)`.execute(trx)
+      const r = await sql<{ n: string }>`
+        select coalesce(sum(bytes), 0) as n from ${sql.id(MEDIA_FILE_TABLE)} where uploader = ${file.uploader} and released_at is null`.execute(trx)
+      const held = Number(r.rows[0]!.n)
+      if (held + file.bytes > store.quotaBytes) {
+        throw new BusinessError({ key: 'detail.upload_quota', params: { quota: megabytes(store.quotaBytes), used: megabytes(held) } })
+      }
+    }
+    await sql`insert into ${sql.id(MEDIA_FILE_TABLE)} (path, uploader, bytes) values (${file.url}, ${file.uploader}, ${file.bytes})`.execute(trx)
+  })
+}
+
+/** Megabytes as people read them: whole from 10 up, else two significant digits (a small quota is not "0 MB"). */
+const megabytes = (bytes: number) => {
+  const mb = bytes / (1024 * 1024)
+  return String(mb >= 10 || mb === 0 ? Math.round(mb) : Number(mb.toPrecision(2)))
+}
 
 /** The most lines a multipart body may give a document (`items[999][…]`): an index beyond is refused, not allocated. */
 const MAX_LINES = 1_000
@@ -75,21 +140,31 @@ function malformed(e: unknown): unknown {
 }
 
 export async function readBody(request: FastifyRequest, entity: Entity<string, Fields>, mediaDir: string): Promise<Body> {
+  const isFileOnly = FILE_ONLY_ROUTE.test(request.routeOptions.url ?? '')
   if (!request.isMultipart()) {
     const body = request.body ?? {}
     if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
+    if (isFileOnly) {
+      const named = Object.keys(body).filter((n) => isFileField(entity, n))
+      throw fileExpected(entity, named.length > 0 ? named : entity.fieldNames.filter((n) => isFileField(entity, n)))
+    }
     return { values: body as Values, cleanup: async () => {} }
   }
+  const store = stores.get(resolve(mediaDir))
+  const uploader = request.principal?.id ?? null
   const values: Values = {}
   const saved: string[] = []
+  const recorded: string[] = []
   const cleanup = async () => {
     await Promise.all(saved.map((p) => unlink(p).catch(() => {})))
+    if (store && recorded.length > 0) await sql`delete from ${sql.id(MEDIA_FILE_TABLE)} where path = any(${recorded})`.execute(store.db).catch(() => {})
   }
   try {
     for await (const part of request.parts()) {
       // A name the contract's flattening does not make (`a]b`, `__proto__`) is taken as it is, at the top.
       const path = pathOf(part.fieldname) ?? [part.fieldname]
       if (part.type === 'field') {
+        if (isFileOnly && path.length === 1 && isFileField(entity, String(path[0]))) throw fileExpected(entity, [String(path[0])])
         setPath(values, path, part.value)
         continue
       }
@@ -109,16 +184,137 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
         throw new ValidationError({ [key]: [{ key: 'validation.max_value', params: { label, max: field.maxBytes ?? 0 } }] })
       }
       const dir = join(mediaDir, target.entity.name)
-      await mkdir(dir, { recursive: true })
       const name = `${randomUUID()}${EXT[part.mimetype] ?? (extname(part.filename).toLowerCase().replace(/[^.a-z0-9]/g, '') || '.bin')}`
+      const url = `/media/${target.entity.name}/${name}`
+      if (store) {
+        await recordUpload(store, { url, uploader, bytes: buffer.length })
+        recorded.push(url)
+      }
+      await mkdir(dir, { recursive: true })
       const file = join(dir, name)
       await writeFile(file, buffer)
       saved.push(file)
-      setPath(values, path, `/media/${target.entity.name}/${name}`)
+      setPath(values, path, url)
     }
   } catch (e) {
     await cleanup()
     throw malformed(e)
   }
   return { values, cleanup }
+}
+
+// ---------------------------------------------------------------- files a record no longer holds
+
+/** The stored file columns of an entity: its file fields (a line entity's too, through its own hooks). */
+const fileFieldsOf = (entity: Entity<string, Fields>): string[] => entity.fieldNames.filter((n) => isFileField(entity, n) && entity.fields[n]!.sql !== undefined)
+
+const isStoredUpload = (v: unknown): v is string => typeof v === 'string' && v.startsWith('/media/')
+
+/**
+ * Engine hooks, for every entity with a file field, that release the files a write leaves
+ * behind: the former value of a file field an update changed, every file of a deleted row.
+ * The release is part of the write's transaction (a write that fails releases nothing); the
+ * sweeper removes released files once committed. A file uploaded before uploads were
+ * recorded is released too.
+ */
+export function mediaHooks(registry: Registry): Record<string, EntityHooks> {
+  const hooks: EntityHooks = {
+    async afterWrite({ trx, entity, before, after }) {
+      if (!before) return
+      const released = fileFieldsOf(entity)
+        .filter((n) => isStoredUpload(before[n]) && before[n] !== after?.[n])
+        .map((n) => before[n] as string)
+      if (released.length === 0) return
+      await sql`
+        insert into ${sql.id(MEDIA_FILE_TABLE)} (path, released_at) select unnest(${released}::text[]), now()
+        on conflict (path) do update set released_at = now()`.execute(trx)
+      for (const store of stores.values()) store.kick()
+    },
+  }
+  // A child entity runs its parent's hooks: the parent's registration covers the fields it inherits.
+  return Object.fromEntries(registry.filter((e) => e.ownFieldNames.some((n) => isFileField(e, n))).map((e) => [e.name, hooks]))
+}
+
+/** The file's place on disk, when the URL is one of this media directory's (never outside it). */
+function diskPathOf(mediaDir: string, url: string): string | undefined {
+  const root = resolve(mediaDir)
+  const file = resolve(root, url.slice('/media/'.length))
+  const rel = relative(root, file)
+  return rel === '' || rel.startsWith('..') || resolve(root, rel) !== file ? undefined : file
+}
+
+/**
+ * Removes the released files that no record holds any more (a released path a record took
+ * again stays, and counts again), and forgets them. Answers how many files were removed.
+ */
+export async function sweepReleasedMedia(mediaDir: string): Promise<number> {
+  const store = stores.get(resolve(mediaDir))
+  if (!store) return 0
+  const released = await sql<{ path: string }>`
+    select path from ${sql.id(MEDIA_FILE_TABLE)} where released_at is not null order by released_at limit 500`.execute(store.db)
+  if (released.rows.length === 0) return 0
+  const paths = released.rows.map((r) => r.path)
+  const holders = store.registry.flatMap((e) => fileFieldsOf(e).filter((n) => storageOf(e, n) === e).map((n) => ({ table: e.name, column: n })))
+  const held = new Set<string>()
+  for (const { table, column } of holders) {
+    const r = await sql<{ path: string }>`select distinct ${sql.id(column)} as path from ${sql.id(table)} where ${sql.id(column)} = any(${paths})`.execute(store.db)
+    for (const row of r.rows) held.add(row.path)
+  }
+  if (held.size > 0) await sql`update ${sql.id(MEDIA_FILE_TABLE)} set released_at = null where path = any(${[...held]})`.execute(store.db)
+  const gone = paths.filter((p) => !held.has(p))
+  let removed = 0
+  for (const url of gone) {
+    const file = diskPathOf(store.mediaDir, url)
+    if (file) {
+      await unlink(file).then(
+        () => removed++,
+        (e: NodeJS.ErrnoException) => {
+          if (e.code !== 'ENOENT') throw e
+        },
+      )
+    }
+  }
+  if (gone.length > 0) await sql`delete from ${sql.id(MEDIA_FILE_TABLE)} where path = any(${gone}) and released_at is not null`.execute(store.db)
+  return removed
+}
+
+const SWEEP_EVERY_MS = 10_000
+const SWEEP_AFTER_WRITE_MS = 200
+
+/**
+ * Records the app's uploads and removes released files: soon after a write released one
+ * (once its transaction has had time to commit) and every few seconds for any left over.
+ */
+export function trackUploads(app: FastifyInstance, deps: { db: Db; registry: Registry; mediaDir: string }, quotaBytes = DEFAULT_UPLOAD_QUOTA_BYTES): void {
+  const key = resolve(deps.mediaDir)
+  let timer: NodeJS.Timeout | null = null
+  let running: Promise<unknown> | null = null
+  const sweep = () => {
+    running ??= sweepReleasedMedia(key)
+      .catch((e: unknown) => console.error(`media: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => (running = null))
+  }
+  const store: MediaStore = {
+    db: deps.db,
+    registry: deps.registry,
+    mediaDir: key,
+    quotaBytes,
+    kick: () => {
+      if (timer) return
+      timer = setTimeout(() => {
+        timer = null
+        sweep()
+      }, SWEEP_AFTER_WRITE_MS)
+      timer.unref()
+    },
+  }
+  stores.set(key, store)
+  const poll = setInterval(sweep, SWEEP_EVERY_MS)
+  poll.unref()
+  app.addHook('onClose', async () => {
+    clearInterval(poll)
+    if (timer) clearTimeout(timer)
+    await running
+    if (stores.get(key) === store) stores.delete(key)
+  })
 }

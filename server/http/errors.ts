@@ -1,7 +1,39 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { renderMessage, type Message } from '../../schema/kit'
 import { HttpError, TooManyRequestsError, ValidationError } from '../engine/errors'
 import { languageOf, messageFor, translator } from '../i18n'
+
+/** The header a 500 names its request in, as its body does (`request_id`). */
+export const REQUEST_ID_HEADER = 'x-request-id'
+
+/** Random request ids: one quoted from a 500 names one request in the logs, across restarts and servers. */
+export const newRequestId = (): string => randomUUID()
+
+const say = (request: FastifyRequest, key: string, params?: Record<string, string>) => messageFor(request.headers['accept-language'], { key, params })
+
+/** A bug: logged with its request id, answered with that id for the person to quote. */
+function answerInternalError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  request.log.error({ err: error, request_id: request.id }, 'unhandled error')
+  return reply
+    .code(500)
+    .header(REQUEST_ID_HEADER, request.id)
+    .send({ detail: say(request, 'detail.internal_quote_id', { request_id: request.id }), request_id: request.id })
+}
+
+/**
+ * What Fastify answers itself before any route or hook runs (Fastify's `frameworkErrors`): a
+ * path with a malformed `%` escape, a path parameter too long. The hooks that set security
+ * headers never ran, so `securityHeaders` sets them here.
+ */
+export function frameworkErrorHandler(securityHeaders: (request: FastifyRequest, reply: FastifyReply) => void) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    securityHeaders(request, reply)
+    if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ detail: say(request, 'detail.bad_url') })
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send({ detail: say(request, 'detail.url_too_long') })
+    return answerInternalError(error, request, reply)
+  }
+}
 
 /**
  * The one place that turns errors into responses. Bad input is a 400 with a field map or
@@ -24,15 +56,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(error.status).send(body)
     }
     const fe = error as FastifyError
-    const say = (key: string, params?: Record<string, string>) => messageFor(request.headers['accept-language'], { key, params })
     if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && fe.code?.startsWith('FST_'))) {
-      return reply.code(400).send({ detail: say('detail.malformed', { reason: fe.message }) })
+      return reply.code(400).send({ detail: say(request, 'detail.malformed', { reason: fe.message }) })
     }
     if (fe.statusCode === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_PARTS_LIMIT' || fe.code === 'FST_FILES_LIMIT') {
-      return reply.code(413).send({ detail: say('detail.too_large') })
+      return reply.code(413).send({ detail: say(request, 'detail.too_large') })
     }
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send({ detail: say('detail.media_type') })
+      return reply.code(415).send({ detail: say(request, 'detail.media_type') })
     }
     if (fe.statusCode === 429) {
       return reply.code(429).send({ detail: fe.message })
@@ -40,7 +71,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
       return reply.code(fe.statusCode).send({ detail: fe.message })
     }
-    request.log.error({ err: error }, 'unhandled error')
-    return reply.code(500).send({ detail: say('detail.internal') })
+    return answerInternalError(error, request, reply)
   })
 }

@@ -7,6 +7,8 @@ export const paths = {
   dashboard: '/apps/dashboards/project',
   error404: '/pages/errors/error-404',
   forgotPassword: '/pages/auth/forgot-password-2',
+  /** The mailed link of a password reset: `?token=…` (server/domain/identity/password-reset.ts). */
+  resetPassword: '/reset-password',
   example: '/example',
   multiLanguageDocs: '/documentation/configuration/multi-language',
   /** `/{searchText}` follows (spec §2, §5). */

@@ -1,4 +1,5 @@
 import { createRoute, lazyRouteComponent, redirect, type AnyRoute, type ParsedLocation } from '@tanstack/react-router'
+import type { ComponentType } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
 import { meets, screenRequirement, type Requirement } from '../auth/access'
 import { session } from '../auth/session'
@@ -41,6 +42,21 @@ function registerComponent(entities: readonly AnyEntity[]) {
         return (
           <EntitiesProvider entities={entities}>
             <RegisterScreen />
+          </EntitiesProvider>
+        )
+      },
+    })),
+  )
+}
+
+/** The password reset pages have no shell either: their text, and the registry for the user's password rules. */
+function guestComponent(entities: readonly AnyEntity[], load: () => Promise<ComponentType>) {
+  return lazyRouteComponent(() =>
+    Promise.all([load(), loadNamespaces('shell', 'registry')]).then(([Screen]) => ({
+      default: function GuestRoute() {
+        return (
+          <EntitiesProvider entities={entities}>
+            <Screen />
           </EntitiesProvider>
         )
       },
@@ -202,7 +218,24 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
     component: registerComponent(entities),
   })
 
-  return [appRoute.addChildren([...shellRoutes, ...entityRoutes, ...reportRoutes]), registerRoute]
+  // A forgotten password (issue 9): asking for a link is for guests, like /login; the mailed
+  // link works for anyone who holds it (the reset ends every session of its user anyway).
+  const forgotPasswordRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: paths.forgotPassword,
+    beforeLoad: () => {
+      if (session.isLoggedIn() && session.getState().user?.role !== null) throw redirect({ to: paths.dashboard, replace: true })
+    },
+    component: guestComponent(entities, () => import('../modules/identity/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen)),
+  })
+  const resetPasswordRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: paths.resetPassword,
+    validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+    component: guestComponent(entities, () => import('../modules/identity/ResetPasswordScreen').then((m) => m.ResetPasswordScreen)),
+  })
+
+  return [appRoute.addChildren([...shellRoutes, ...entityRoutes, ...reportRoutes]), registerRoute, forgotPasswordRoute, resetPasswordRoute]
 }
 
 export type BuildSignedInRoutes = typeof buildSignedInRoutes

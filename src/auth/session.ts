@@ -1,4 +1,5 @@
 import { notify, showSnackbar } from '../engine/ui/notifications'
+import { endServerSession } from './logout-api'
 
 /**
  * The session (spec §3, §4, §8). The browser is signed in whenever an access token is in
@@ -189,10 +190,22 @@ function createSession() {
       emit()
     },
 
-    /** Menu logout: clears both keys; the caller goes to `/`. */
+    /** Menu logout: ends the session on the server and clears both keys; the caller goes to `/`. */
     logout(): void {
+      const token = readStorage(TOKEN_KEY)
       endReason = 'logout'
       clear()
+      emit()
+      if (token !== null) endServerSession(token)
+    },
+
+    /**
+     * A fresh token of the same session (one's own password change ends the others and
+     * gives this one a new token): stored in place, the user unchanged.
+     */
+    renewToken(access: string): void {
+      if (readStorage(TOKEN_KEY) === null) return
+      writeStorage(TOKEN_KEY, `Bearer ${access}`)
       emit()
     },
 

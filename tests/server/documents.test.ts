@@ -411,13 +411,13 @@ describeEachDatabase(
 
     describe('navigation', () => {
       it('gives the document and the report menu entries in their groups, granted to ADMIN and STAFF', async () => {
-        const items = (await t.current.call({ method: 'GET', url: '/menu_item/api/v1/menu_item/all/' })).body.menu_items as Array<{ id: number; menu_id: string; url: string | null; translate: string; parent: { id: number } | null }>
+        const items = (await t.current.call({ method: 'GET', url: '/menu_item/api/v1/menu_item/all/' })).body.menu_items as Array<{ id: number; menu_id: string; url: string | null; translate: string; parent: number | null }>
         const order = items.find((m) => m.menu_id === 'gadget_order')!
         const report = items.find((m) => m.menu_id === 'report-gadget_sales')!
         expect(order).toMatchObject({ url: gadgetOrder.ui.listPath, translate: 'entity.gadget_order.other' })
         expect(report).toMatchObject({ url: gadgetSales.ui.path, translate: 'report.gadget_sales' })
-        expect(items.find((m) => m.id === order.parent!.id)!.menu_id).toBe('settings')
-        expect(items.find((m) => m.id === report.parent!.id)!.menu_id).toBe('reports')
+        expect(items.find((m) => m.id === order.parent)!.menu_id).toBe('settings')
+        expect(items.find((m) => m.id === report.parent)!.menu_id).toBe('reports')
         for (const role of ['ADMIN', 'STAFF']) {
           const roleId = (await sql<{ id: number }>`select id from role where name = ${role}`.execute(t.current.db)).rows[0]!.id
           const menu = (await t.current.call({ method: 'GET', url: `/menu_item/api/v1/menu_item/nested_menu_item_by_role_id/${roleId}` })).body.menu_items as Array<{ menu_id: string; children: Array<{ menu_id: string }> }>

@@ -114,7 +114,10 @@ describeEachDatabase('identity and access', (t) => {
       expect(own.body).toMatchObject({ id: me.id, email: me.email, role: await roleId(t.current, 'USER') })
       expect((await call({ method: 'GET', url: `${USERS}/${other.id}` })).status).toBe(403)
       const body = { password: 'mine-now', confirm_password: 'mine-now' }
-      expect((await call({ method: 'PATCH', url: `${USERS}/passwordchange/${me.id}`, payload: body })).status).toBe(200)
+      const changed = await call({ method: 'PATCH', url: `${USERS}/passwordchange/${me.id}`, payload: body })
+      expect(changed.status).toBe(200)
+      // A new password ends one's other sessions; this one goes on with the fresh token it is given.
+      me.headers.authorization = `Bearer ${changed.body.access_token}`
       expect((await call({ method: 'PATCH', url: `${USERS}/passwordchange/${other.id}`, payload: body })).status).toBe(403)
 
       const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(32, 7)])
@@ -498,10 +501,10 @@ describeEachDatabase('identity and access', (t) => {
 
     it('replaces a role\'s menu on create/ (a document with its items as lines), lists one row per role, and deletes a role\'s menu', async () => {
       const role = await t.current.call({ method: 'POST', url: '/role/api/v1/role/create/', payload: { name: unique('menu tester') } })
-      // List rows nest the parent as {id, name}.
-      const items = (await t.current.call({ method: 'GET', url: `${MENU}/all/` })).body.menu_items as Array<Omit<Menu, 'parent'> & { parent: { id: number } | null }>
+      // List rows carry the parent as its raw id, as the original did.
+      const items = (await t.current.call({ method: 'GET', url: `${MENU}/all/` })).body.menu_items as Menu[]
       const group = items.find((m) => m.menu_id === 'settings')!
-      const children = items.filter((m) => m.parent?.id === group.id).slice(0, 2)
+      const children = items.filter((m) => m.parent === group.id).slice(0, 2)
       const first = await t.current.call({ method: 'POST', url: `${ROLE_MENU}/create/`, payload: { role: role.body.id, menu_items: [group.id, children[0]!.id] } })
       expect(first.status, first.raw).toBe(201)
       expect(first.body.detail).toBe(`RoleMenus for ${role.body.name} created successfully`)

@@ -12,7 +12,8 @@ export const menuItem = defineEntity({
   labelField: 'title',
   route: { area: 'menuItem-management', list: 'menuItems' },
   fields: {
-    parent: f.ref('menu_item', { onDelete: 'cascade', label: 'field.parent' }),
+    // Listed as the raw id, as the original backend did: its client renders the cell as it comes.
+    parent: f.ref('menu_item', { onDelete: 'cascade', label: 'field.parent', listAs: 'id' }),
     menu_id: f.text({ max: 100 }),
     title: f.text({ max: 255, search: true, normalize: 'title' }),
     translate: f.text({ max: 255, required: true }),

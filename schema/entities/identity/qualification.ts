@@ -8,7 +8,8 @@ export const qualification = defineEntity({
   labelField: 'degree_name',
   route: { area: 'qualification-management', list: 'qualifications' },
   fields: {
-    employee_id: f.ref('employee', { required: true, onDelete: 'cascade', label: 'field.employee' }),
+    // Listed as the raw id, as the original backend did: its client looks the employee up by it.
+    employee_id: f.ref('employee', { required: true, onDelete: 'cascade', label: 'field.employee', listAs: 'id' }),
     degree_name: f.text({ max: 64, required: true, search: true, normalize: 'capitalize' }),
     passign_year: f.text({ max: 4, required: true, messages: { max_length: 'validation.passign_year_max' } }),
     board: f.text({ max: 64, required: true }),

@@ -12,7 +12,8 @@ export const role = defineEntity({
   route: { area: 'roles-management', list: 'roles' },
   fields: {
     name: f.text({ max: 255, required: true, unique: true, search: true, normalize: 'upper_snake' }),
-    permissions: f.refs('permission'),
+    // The contract gives a role's permissions as ids, in lists too (the original client shows them as they come).
+    permissions: f.refs('permission', { listAs: 'id' }),
   },
   // What access is built on: renaming or deleting them would strand every account that holds them.
   builtIn: { field: 'name', values: BUILT_IN_ROLES, message: 'detail.built_in_role' },

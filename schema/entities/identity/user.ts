@@ -38,6 +38,9 @@ export const user = defineEntity({
     image: f.image({ hideInList: true }),
     nid: f.text({ max: 32, hideInList: true }),
     last_login: f.datetime({ readOnly: true, hideInList: true }),
+    // Moved by a password change or a logout: tokens made at an older one are refused
+    // (server/auth/sessions.ts). The server's alone, and not business activity.
+    session_version: f.integer({ readOnly: true, default: 0, min: 0, hideInList: true, audited: false }),
     // The user's own UI settings: not business activity, so not in the audit log (nor the quick panel).
     settings: f.json({ hideInList: true, audited: false }),
   },

@@ -100,7 +100,95 @@ export const migrations: readonly Migration[] = [
       await reshapeRoleMenus(trx)
     },
   },
+  {
+    version: 3,
+    name: 'phone numbers unique across both phone columns of users; uploaded files with their uploader and size',
+    up: async (trx) => {
+      await userPhones(trx)
+      // Every stored upload, whom it counts against (UPLOAD_QUOTA_MB) and, once no record
+      // keeps it, when it was released: the files are removed after the write commits.
+      await sql`
+        create table media_file (
+          path varchar(500) primary key,
+          uploader bigint references "user"(id) on delete set null,
+          bytes bigint not null default 0,
+          created_at timestamptz not null default now(),
+          released_at timestamptz
+        )`.execute(trx)
+      await sql`create index media_file_uploader_idx on media_file (uploader) where released_at is null`.execute(trx)
+      await sql`create index media_file_released_idx on media_file (released_at) where released_at is not null`.execute(trx)
+    },
+  },
+  {
+    version: 4,
+    name: 'sessions ended by a logout',
+    up: async (trx) => {
+      // One row per signed-out session until it could no longer be renewed (server/auth/sessions.ts).
+      await sql`
+        create table ended_session (
+          sid varchar(64) primary key,
+          user_id bigint not null references "user"(id) on delete cascade,
+          ends_at timestamptz not null
+        )`.execute(trx)
+      await sql`create index ended_session_user_idx on ended_session (user_id, ends_at)`.execute(trx)
+    },
+  },
 ]
+
+/**
+ * No number may be in either phone column of two users, nor in both of one (api-contract
+ * §3.2). A check before the write cannot hold that under concurrency (two creates both see
+ * the number free), and no index spans two columns of different rows, so every number a user
+ * holds is also a row of `user_phone`, whose key the database enforces across transactions:
+ * a trigger keeps it in the same statement as the user's row — any writer, not only the
+ * engine — and a second holder waits for the first to commit and then fails with
+ * `unique_violation`, re-raised as the user's own constraint of that column so that the
+ * engine answers the same field error as its own check does.
+ */
+async function userPhones(trx: Trx): Promise<void> {
+  await sql`
+    create table user_phone (
+      phone varchar(32) primary key,
+      user_id bigint not null references "user"(id) on delete cascade
+    )`.execute(trx)
+  await sql`create index user_phone_user_idx on user_phone (user_id)`.execute(trx)
+  // Rows from before the rule keep the number for its first holder.
+  await sql`
+    insert into user_phone (phone, user_id)
+    select phone, id from (
+      select primary_phone as phone, id, 0 as col from "user" where primary_phone is not null
+      union all select secondary_phone, id, 1 from "user" where secondary_phone is not null
+    ) p order by id, col
+    on conflict (phone) do nothing`.execute(trx)
+  await sql`
+    create function bo_user_phones() returns trigger language plpgsql as $$
+    declare
+      col text := 'primary_phone';
+    begin
+      if tg_op = 'UPDATE' then
+        if new.primary_phone is not distinct from old.primary_phone and new.secondary_phone is not distinct from old.secondary_phone then
+          return null;
+        end if;
+        delete from user_phone where user_id = old.id;
+      end if;
+      begin
+        if new.primary_phone is not null then
+          insert into user_phone (phone, user_id) values (new.primary_phone, new.id);
+        end if;
+        col := 'secondary_phone';
+        if new.secondary_phone is not null then
+          insert into user_phone (phone, user_id) values (new.secondary_phone, new.id);
+        end if;
+      exception when unique_violation then
+        raise unique_violation using message = format('phone number %s is taken', case when col = 'primary_phone' then new.primary_phone else new.secondary_phone end),
+          constraint = 'user_' || col || '_key', table = 'user', column = col;
+      end;
+      return null;
+    end $$`.execute(trx)
+  await sql`
+    create trigger user_phone_sync after insert or update of primary_phone, secondary_phone on "user"
+    for each row execute function bo_user_phones()`.execute(trx)
+}
 
 /**
  * Role menus were rows (role, menu_item); they are now one document per role (its id the

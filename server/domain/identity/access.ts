@@ -21,8 +21,11 @@ import type { Registry } from '../../engine/list-query'
 export { BUILT_IN_ROLES }
 export type BuiltInRole = (typeof BUILT_IN_ROLES)[number]
 
-/** The entities whose permissions decide who may do what; STAFF does not get them. */
-export const ACCESS_ENTITIES: readonly string[] = ['user', 'role', 'permission', 'menu_item', 'role_menu']
+/**
+ * The entities whose permissions decide who may do what; STAFF does not get them. The outbox
+ * is one: its messages carry sign-in and password-reset links.
+ */
+export const ACCESS_ENTITIES: readonly string[] = ['user', 'role', 'permission', 'menu_item', 'role_menu', 'outbox_message']
 
 export const rolePermissionsTable = joinTableName('role', 'permissions')
 

@@ -1,9 +1,11 @@
 import { sql } from 'kysely'
+import { withSessionVersion } from '../../auth/sessions'
 import type { ThrottleOptions } from '../../auth/throttle'
 import type { DomainModule } from '../../engine/modules'
 import { syncAccess } from './access'
 import { syncNavigation } from './menu'
 import { registerMenuRoutes } from './menu-routes'
+import { registerPasswordResetRoutes } from './password-reset'
 import { permissionRules, roleRules, userRules } from './rules'
 import { registerSessionRoutes } from './session-routes'
 import { staffCostRows } from './staff-costs'
@@ -17,11 +19,13 @@ import { registerUserRoutes } from './user-routes'
 export function identityModule(options: { throttle?: ThrottleOptions } = {}): DomainModule {
   return {
     name: 'identity',
-    hooks: { user: userRules, role: roleRules, permission: permissionRules },
+    // A new password ends the user's sessions (server/auth/sessions.ts).
+    hooks: { user: withSessionVersion(userRules), role: roleRules, permission: permissionRules },
     reports: { staff_costs: staffCostRows },
     routes(app, deps) {
       registerSessionRoutes(app, deps, options.throttle)
       registerUserRoutes(app, deps)
+      registerPasswordResetRoutes(app, deps)
       registerMenuRoutes(app, deps)
     },
     async onStart({ db, registry, reports, hooks }) {

@@ -25,14 +25,24 @@ function refuseMissing(actor: Actor, needed: readonly string[], sentence: 'detai
   if (missing.length > 0) throw new ForbiddenError({ key: sentence, params: { permissions: missing.join(', ') } })
 }
 
+/**
+ * Names every phone field whose number another user holds, or that repeats the record's other
+ * phone, at once. The database holds the rule too (`user_phone`, migration 3): this check
+ * cannot see a concurrent write that has not committed, the table's key can, and the engine
+ * answers its refusal with the same field error.
+ */
 async function checkPhones(db: Executor, entity: Entity<string, Fields>, selfId: number | null, values: Values): Promise<void> {
   const errors: Record<string, Message[]> = {}
+  const taken = (field: string) => (errors[field] = [{ key: 'validation.unique', params: { label: entity.fieldLabelKey(field), entity: entity.labelKey } }])
   for (const field of ['primary_phone', 'secondary_phone'] as const) {
     const phone = values[field]
     if (typeof phone !== 'string') continue
-    const taken = await sql<{ id: number }>`
-      select id from "user" where id <> ${selfId ?? 0} and (primary_phone = ${phone} or secondary_phone = ${phone}) limit 1`.execute(db)
-    if (taken.rows.length > 0) errors[field] = [{ key: 'validation.unique', params: { label: entity.fieldLabelKey(field), entity: entity.labelKey } }]
+    if (field === 'secondary_phone' && phone === values.primary_phone) {
+      taken(field)
+      continue
+    }
+    const holder = await sql<{ id: number }>`select user_id as id from user_phone where phone = ${phone} and user_id <> ${selfId ?? 0} limit 1`.execute(db)
+    if (holder.rows.length > 0) taken(field)
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
 }

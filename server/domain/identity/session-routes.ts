@@ -3,10 +3,13 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import { f } from '../../../schema/kit'
 import { validatorOf } from '../../../schema/kit/validators'
+import { TokenInvalidError } from '../../auth/guard'
 import { verifyPassword } from '../../auth/passwords'
-import { loginThrottle, type ThrottleOptions } from '../../auth/throttle'
-import { signToken } from '../../auth/tokens'
+import { endSession, nowInSeconds, sessionTokens, type SessionRef } from '../../auth/sessions'
+import { newSessionId } from '../../auth/tokens'
+import { loginThrottle, requestLimiter, type ThrottleOptions } from '../../auth/throttle'
 import { BusinessError, ForbiddenError, UnauthorizedError } from '../../engine/errors'
+import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
 import { createRow, updateRow } from '../../engine/service'
 import { parseWith, type Values } from '../../engine/validate'
@@ -14,14 +17,21 @@ import { roleIdByName } from './access'
 import { pick, publicUser, touchLastLogin } from './profile'
 
 /**
- * Sessions (api-contract §3.1, spec §7): login, sign-in with the stored token, registration
- * and the caller's own profile. Login and register are public; the others need a token.
+ * Sessions (api-contract §3.1, spec §7): login, sign-in with the stored token, registration,
+ * logout and the caller's own profile. Login and register are public; the others need a token.
+ *
+ * A session begins with a password (login, or register) and may be renewed with
+ * `/api/auth/access-token` until SESSION_MAX_AGE_HOURS after that: the sign-in time travels
+ * in every token of the session, and no token outlives it. A password change or a logout
+ * ends the user's sessions (server/auth/sessions.ts).
  */
 const loginSchema = z.object({
   email: validatorOf(f.email({ required: true })),
   password: validatorOf(f.text({ required: true, max: 128 })),
 })
 
+/** Registrations from one address: enough for an office behind one router, too few for a script. */
+const REGISTER_LIMIT = { max: 20, windowMs: 60 * 60_000 }
 
 function bodyOf(request: FastifyRequest): Values {
   const body = request.body ?? {}
@@ -34,16 +44,17 @@ const userEntity = (deps: ModuleDeps) => deps.registry.find((e) => e.name === 'u
 export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, throttle?: ThrottleOptions): void {
   const { db } = deps
   const limiter = loginThrottle(app, throttle)
-
-  const session = async (userId: number) => ({ user: (await publicUser(db, userId))!, access_token: await signToken(deps.jwtSecret, userId, 'access') })
+  const registrations = requestLimiter(app, { ...REGISTER_LIMIT, name: 'register', message: 'detail.register_throttled' })
+  const { tokenOf, isRenewable } = sessionTokens(db, deps.jwtSecret)
+  const now = nowInSeconds
+  const session = async (userId: number, ref: SessionRef) => ({ user: (await publicUser(db, userId))!, access_token: await tokenOf(userId, ref) })
 
   app.post('/user/api/v1/user/login/', { config: { isPublic: true } }, async (request) => {
     const { email, password } = parseWith(loginSchema, request.body, { email: 'field.email', password: 'field.password' })
-    const r = await sql<{ id: number; password: string; is_active: boolean; last_login: Date | null }>`
-      select id, password, is_active, last_login from "user" where lower(email) = ${email}`.execute(db)
+    const r = await sql<{ id: number; password: string; is_active: boolean }>`
+      select id, password, is_active from "user" where lower(email) = ${email}`.execute(db)
     const user = r.rows[0]
-    // The account's key changes with each successful sign-in, so only failures since then count.
-    const account = `${email}@${user?.last_login?.getTime() ?? 0}`
+    const account = email.toLowerCase()
     await limiter.check(request, account)
     const ok = await verifyPassword(user?.password, password)
     // One answer for an unknown e-mail, a wrong password and an inactive account.
@@ -51,19 +62,32 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
       await limiter.fail(request, account)
       throw new UnauthorizedError({ key: 'detail.no_account' })
     }
+    limiter.succeed(account)
     await touchLastLogin(db, user.id)
-    const [access, refresh] = await Promise.all([signToken(deps.jwtSecret, user.id, 'access'), signToken(deps.jwtSecret, user.id, 'refresh')])
+    const ref = { signedInAt: now(), sessionId: newSessionId() }
+    const [access, refresh] = await Promise.all([tokenOf(user.id, ref, 'access'), tokenOf(user.id, ref, 'refresh')])
     return { refresh, access, ...(await publicUser(db, user.id)) }
   })
 
-  // Sign-in with the stored token (spec §4): the guard has checked it; answer the user and a fresh token.
+  // Sign-in with the stored token (spec §4): the guard has checked it; answer the user and a
+  // fresh token of the same session, which ends when the session does.
   app.get('/api/auth/access-token', async (request) => {
     const userId = request.principal!.id
+    const { signedInAt, sessionId } = request.token!
+    if (!isRenewable(signedInAt)) throw new TokenInvalidError('Session is too old to renew')
     await touchLastLogin(db, userId)
-    return session(userId)
+    return session(userId, { signedInAt, sessionId })
+  })
+
+  // Ends the caller's sessions on the server: the token is refused from now on, wherever it was copied.
+  app.post('/api/auth/logout', async (request) => {
+    await endSession(db, request.principal!.id, request.token!)
+    return { detail: messageFor(request.headers['accept-language'], { key: 'detail.signed_out' }) }
   })
 
   app.post('/api/auth/register', { config: { isPublic: true } }, async (request, reply) => {
+    // Every attempt counts, refused ones too: they probe which e-mails are taken.
+    await registrations(request, request.ip)
     const body = bodyOf(request)
     const setting = await sql<{ is_registration_open: boolean }>`select is_registration_open from general_setting order by id desc limit 1`.execute(db)
     if (setting.rows[0]?.is_registration_open === false) throw new ForbiddenError({ key: 'detail.registration_closed' })
@@ -73,7 +97,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
     const created = await createRow({ db, registry: deps.registry, entity: user, actor: null, access: 'system', hooks: deps.hooks }, input)
     const userId = created.id as number
     await touchLastLogin(db, userId)
-    return reply.code(201).send(await session(userId))
+    return reply.code(201).send(await session(userId, { signedInAt: now(), sessionId: newSessionId() }))
   })
 
   // The caller's own profile and UI settings; role, is_admin and is_active are never taken from here.

@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import { normalizePhone } from '../../../schema/kit'
 import { validatorOf } from '../../../schema/kit/validators'
+import { sessionTokens } from '../../auth/sessions'
 import { BusinessError, ValidationError } from '../../engine/errors'
 import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
@@ -33,6 +34,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
   const ctx = (request: FastifyRequest): Ctx => ({ db: deps.db, registry: deps.registry, entity: user, actor: request.principal ?? null, access: 'system', hooks: deps.hooks })
   const ownOrUpdate = { permission: user.permissions.UPDATE, selfParam: 'id' }
   const passwordSchema = z.object({ password: validatorOf(user.fields.password!) })
+  const { tokenOf } = sessionTokens(deps.db, deps.jwtSecret)
 
   app.patch<{ Params: IdParams }>(`${base}/passwordchange/:id`, { config: ownOrUpdate }, async (request) => {
     const rowId = rowIdOf(user, request.params.id)
@@ -41,8 +43,13 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
     // The user's rule (a confirmation matches), answered in the contract's words.
     const isConfirmed = user.rules.every((rule) => rule.field !== 'confirm_password' || rule.check({ password, confirm_password }, { mode: 'update', input: { confirm_password } }))
     if (confirm_password === undefined || !isConfirmed) throw new BusinessError({ key: 'detail.password_mismatch' })
+    // The new password ends every session of the user (server/auth/sessions.ts), the caller's too.
     await updateRow(ctx(request), rowId, { password })
-    return { detail: messageFor(request.headers['accept-language'], { key: 'detail.password_changed', params: { id: rowId } }) }
+    const detail = messageFor(request.headers['accept-language'], { key: 'detail.password_changed', params: { id: rowId } })
+    if (rowId !== request.principal!.id) return { detail }
+    // One's own change: this session goes on with a fresh token (same sign-in time, new
+    // version) rather than signing its own user out; every other session of theirs is over.
+    return { detail, access_token: await tokenOf(rowId, request.token!) }
   })
 
   app.post<{ Params: IdParams }>(`${base}/uploadimage/:id`, { config: ownOrUpdate }, async (request) => {

@@ -1,6 +1,9 @@
 import { sql } from 'kysely'
+import { entities } from '../../../schema'
 import { can } from '../../auth/principal'
 import type { DomainModule } from '../../engine/modules'
+import { mediaHooks, trackUploads } from '../../engine/uploads'
+import { outboxActions } from '../../mail/outbox-actions'
 import { changeLogRows } from './change-log'
 
 /**
@@ -20,7 +23,11 @@ export function workspaceModule(): DomainModule {
   return {
     name: 'workspace',
     reports: { change_log: changeLogRows },
-    routes(app, { db, registry }) {
+    // Uploaded files (quota, removal of released ones) and the outbox's "Send again" (issue 9).
+    hooks: mediaHooks(entities),
+    actions: outboxActions,
+    routes(app, { db, registry, mediaDir }) {
+      trackUploads(app, { db, registry, mediaDir })
       app.get('/api/quick-panel/data', async (request): Promise<QuickPanelData> => {
         const principal = request.principal!
         // The lines of a document are counted and shown with it, not as records of their own.

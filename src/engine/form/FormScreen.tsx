@@ -79,7 +79,8 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const controller = useFormController({ entity, row: openedRow, extension })
   const { form, submit, isSaving, leavePrompt, isNew, row } = controller
   // The server decides; the form does not offer a save it would refuse.
-  const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE'])
+  // An entity the server alone writes (the outbox) has no create/update route: its form only shows.
+  const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE']) && entity.routes[isNew ? 'create' : 'update'] !== false
   const one = t(`${entity.labelKey}.one`)
   const serverError = form.formState.errors.root?.server?.message
   const title = isNew ? t('form.new_title', { entity: one }) : t('form.edit_title', { entity: one })

@@ -22,6 +22,21 @@ function refName(value: unknown): string {
   return typeof value === 'number' ? `#${value}` : ''
 }
 
+/**
+ * A list row's value of a column as its cell shows it: a reference the list carries as its raw
+ * id (`listAs: 'id'`, a contract's shape) goes with its display name from the row's `_labels`.
+ */
+export function cellValueOf(field: AnyField, row: Readonly<Record<string, unknown>>, name: string): unknown {
+  const value = row[name]
+  if (!isRecord(row._labels)) return value
+  const label = row._labels[name]
+  if (field.kind === 'refs' && Array.isArray(value) && isRecord(label)) {
+    return value.map((id) => (typeof id === 'number' && (typeof label[id] === 'string' || typeof label[id] === 'number') ? { id, name: label[id] } : id))
+  }
+  if (field.kind !== 'ref' || typeof value !== 'number') return value
+  return typeof label === 'string' || typeof label === 'number' ? { id: value, name: label } : value
+}
+
 const hrefOf = (url: string) => (/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`)
 
 const linkClass = 'text-indigo-600 hover:underline dark:text-indigo-400'

@@ -8,7 +8,7 @@ import { errorText } from '../errors'
 import { useAccess } from '../../auth/useAccess'
 import { Banner } from '../ui/Banner'
 import { Icon } from '../ui/icons'
-import { FieldCell, isNumericCell } from './FieldCell'
+import { cellValueOf, FieldCell, isNumericCell } from './FieldCell'
 import { FilterChips } from './FilterChips'
 import { SkeletonRows } from './ListSkeleton'
 import { Pagination } from '../ui/Pagination'
@@ -159,7 +159,7 @@ function columnsOf(
       : []),
     helper.display({ id: 'serial', header: () => <ColumnsHeaderLabel id="serial" />, cell: ({ row }) => <SerialCell index={row.index} /> }),
     ...entity.listColumns.map((name) =>
-      helper.accessor((row: Row) => row[name], {
+      helper.accessor((row: Row) => cellValueOf(entity.fields[name]!, row, name), {
         id: name,
         header: () => <SortHeader field={name} />,
         cell: (info) => (name === linkColumn ? <RowLink row={info.row.original} name={name} /> : <FieldCell field={entity.fields[name]!} value={info.getValue()} />),
@@ -232,7 +232,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
   const navigate = useNavigate()
   const controller = useListController(entity)
   const access = useAccess()
-  const canCreate = access.can(entity.permissions.CREATE)
+  const canCreate = access.can(entity.permissions.CREATE) && entity.routes.create !== false
   const canDelete = access.can(entity.permissions.DELETE) && entity.routes.delete !== false
   const canBulkDelete = canDelete && entity.routes.delete_multiple !== false
   const canOpen = access.can(entity.permissions.DETAILS) && entity.routes.read !== false

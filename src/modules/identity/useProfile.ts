@@ -81,6 +81,8 @@ export function usePasswordChange({ entity, userId }: { entity: AnyEntity; userI
     mutationFn: (password: string) =>
       apiRequest(`${entity.api.base}/passwordchange/${userId}`, { method: 'patch', json: { password, confirm_password: form.getValues('confirm_password') } }),
     onSuccess: (answer) => {
+      // The new password ended every session of the user; the server gave this one a fresh token.
+      if (isRecord(answer) && typeof answer.access_token === 'string') session.renewToken(answer.access_token)
       form.reset({ password: '', confirm_password: '' })
       showAlert({ kind: 'success', ...(isRecord(answer) && typeof answer.detail === 'string' ? { text: answer.detail } : { key: 'profile.password_changed' }) })
     },

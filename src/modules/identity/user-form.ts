@@ -6,10 +6,10 @@ import { useUniquenessChecks } from './useUniquenessChecks'
  * registry's rule, 'Passwords must match') plus the contract's uniqueness checks as the
  * user types (api-contract §3.2, §4.1). On an edit the password may stay blank (the stored
  * one is kept), and so may its confirmation. The UI `settings` are the user's own, set
- * from their layout panels, not here.
+ * from their layout panels, not here; the session version is the server's bookkeeping.
  */
 export const userFormExtension: FormExtension = {
-  hiddenFields: () => ['settings'],
+  hiddenFields: () => ['settings', 'session_version'],
   useFieldChecks: useUniquenessChecks,
 }
 

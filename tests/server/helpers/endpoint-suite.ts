@@ -182,7 +182,14 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
         }
         const targetRow = (await t.current.call({ method: 'GET', url: `${target.api.base}/${targetId}` })).body
         const nested = { id: targetId, name: targetRow[target.labelField] }
-        // A contract that lists the referenced row by its label (role menus: the role's name) gets that.
+        // A contract that lists the referenced row by its label (role menus: the role's name) gets that;
+        // one that lists the raw id (a menu item's parent) gets it, with the label in `_labels`.
+        if (field.listAs === 'id') {
+          const labels = (listed._labels as Record<string, unknown>)[name]
+          expect(listed[name], name).toEqual(field.kind === 'refs' ? [targetId] : targetId)
+          expect(labels, name).toEqual(field.kind === 'refs' ? { [String(targetId)]: nested.name } : nested.name)
+          continue
+        }
         expect(listed[name], name).toEqual(field.kind === 'refs' ? [nested] : field.listAs === 'label' ? nested.name : nested)
       }
     })
@@ -271,7 +278,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
         expect(ids(rows as never), name).toContain(row.id)
         const field = entity.fields[name]!
         const listedAs = field.kind === 'ref' ? (field.listAs === 'label' ? (row._labels as Record<string, unknown>)[name] : value) : value
-        for (const r of rows) expect(field.kind === 'ref' && field.listAs !== 'label' ? r[name].id : r[name], name).toEqual(listedAs)
+        for (const r of rows) expect(field.kind === 'ref' && field.listAs === undefined ? r[name].id : r[name], name).toEqual(listedAs)
         const paged = await t.current.call({ method: 'GET', url: `${base}/search/?${name}=${encodeURIComponent(String(value))}&size=1` })
         expect(paged.body.total_elements, name).toBe(rows.length)
       }

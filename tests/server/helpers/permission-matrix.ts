@@ -61,6 +61,8 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
   return out
 }
 
+const LOGOUT = '/api/auth/logout'
+
 /** The routes domain modules and the app add, with who may call them. */
 function bespokeExpectations(entities: Registry): Expectation[] {
   const byName = (name: string) => entities.find((e) => e.name === name)!
@@ -80,6 +82,9 @@ function bespokeExpectations(entities: Registry): Expectation[] {
     { method: 'POST', url: '/user/api/v1/user/login/', access: { kind: 'public' } },
     { method: 'POST', url: '/api/auth/register', access: { kind: 'public' } },
     { method: 'GET', url: '/api/auth/access-token', access: { kind: 'signed-in' } },
+    { method: 'POST', url: LOGOUT, access: { kind: 'signed-in' } },
+    { method: 'POST', url: '/api/auth/forgot-password', access: { kind: 'public' } },
+    { method: 'POST', url: '/api/auth/reset-password', access: { kind: 'public' } },
     { method: 'POST', url: '/api/auth/user/update', access: { kind: 'signed-in' } },
     { method: 'GET', url: '/api/quick-panel/data', access: { kind: 'signed-in' } },
     // Also open to the user whose id is in the path (their own password and photo): tested in identity.test.ts.
@@ -98,8 +103,11 @@ function bespokeExpectations(entities: Registry): Expectation[] {
 const withHead = (list: Expectation[]) => [...list, ...list.filter((x) => x.method === 'GET').map((x) => ({ ...x, method: 'HEAD' }))]
 const keyOf = (x: { method: string; url: string }) => `${x.method} ${x.url}`
 
-/** The role levels of decisions.md: STAFF holds every permission but those of the access entities. */
-const ACCESS_ENTITIES = ['user', 'role', 'permission', 'menu_item', 'role_menu']
+/**
+ * The role levels of decisions.md: STAFF holds every permission but those of the access entities
+ * (the outbox among them: its messages carry password-reset links).
+ */
+const ACCESS_ENTITIES = ['user', 'role', 'permission', 'menu_item', 'role_menu', 'outbox_message']
 
 /** An entity's permissions, written out: its five and one per action; a line entity has none (its document's hold). */
 const permissionsOf = (e: Entity<string, Fields>) => (e.isLine ? [] : [...Object.values(e.permissions), ...Object.values(e.actions).map((a) => a.permission)])
@@ -117,7 +125,8 @@ const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
 const now = () => Math.floor(Date.now() / 1000)
 
 export function permissionMatrix(t: { readonly current: TestApp }, entities: Registry, reports: readonly Report[]): void {
-  const expectations = withHead([...registryExpectations(entities, reports), ...bespokeExpectations(entities)])
+  // The logout ends the callers' sessions: it goes last, after every other route has used their tokens.
+  const expectations = withHead([...registryExpectations(entities, reports), ...bespokeExpectations(entities)]).sort((a, b) => Number(a.url === LOGOUT) - Number(b.url === LOGOUT))
   const ROLE_PERMISSIONS = rolePermissions(entities, reports)
   const expectedStatus = (access: Access, caller: Caller): 'allowed' | 401 | 403 => {
     if (access.kind === 'public') return 'allowed'

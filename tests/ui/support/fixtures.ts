@@ -169,4 +169,6 @@ export const defaultHandlers = [
     return HttpResponse.json({ user: { ...adminUser, id }, access_token: token })
   }),
   userMenuAnswers(registryMenu()),
+  // The menu logout ends the session on the server too (issue 9).
+  http.post(api('/api/auth/logout'), () => HttpResponse.json({ detail: 'You are signed out.' })),
 ]

@@ -25,7 +25,15 @@ describe('signToken / verifyToken', () => {
     expect(claims).toMatchObject({ token_type: 'access', user_id: 7 })
     expect(claims.jti).toMatch(/^[0-9a-f]{32}$/)
     expect(claims.exp! - claims.iat!).toBe(ACCESS_TTL_SECONDS)
-    expect(await verifyToken(SECRET, token)).toEqual({ userId: 7 })
+    expect(await verifyToken(SECRET, token)).toEqual({ userId: 7, version: 0, signedInAt: claims.iat, exp: claims.exp })
+  })
+
+  it('carries the session: the user\'s session version and the sign-in time, and ends with the session at the latest', async () => {
+    const signedInAt = now() - 3600
+    const token = await signToken(SECRET, 7, 'access', { version: 3, signedInAt, notAfter: signedInAt + 7200 })
+    const claims = decodeJwt(token)
+    expect(claims).toMatchObject({ ver: 3, auth_time: signedInAt, exp: signedInAt + 7200 })
+    expect(await verifyToken(SECRET, token)).toEqual({ userId: 7, version: 3, signedInAt, exp: signedInAt + 7200 })
   })
 
   it('gives refresh tokens their own type and lifetime', async () => {
@@ -33,7 +41,7 @@ describe('signToken / verifyToken', () => {
     const claims = decodeJwt(token)
     expect(claims.token_type).toBe('refresh')
     expect(claims.exp! - claims.iat!).toBe(REFRESH_TTL_SECONDS)
-    expect(await verifyToken(SECRET, token, 'refresh')).toEqual({ userId: 7 })
+    expect(await verifyToken(SECRET, token, 'refresh')).toMatchObject({ userId: 7 })
   })
 
   it('never issues the same token twice (distinct jti)', async () => {
@@ -54,6 +62,10 @@ describe('signToken / verifyToken', () => {
     ['a token without token_type', () => new SignJWT({ user_id: 1 }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key), 'invalid'],
     ['a token without exp', () => new SignJWT({ token_type: 'access', user_id: 1 }).setProtectedHeader({ alg: 'HS256' }).sign(key), 'invalid'],
     ['a token whose user_id is not an integer', () => new SignJWT({ token_type: 'access', user_id: '1' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key), 'invalid'],
+    ['a token whose user_id is 2^63 (no bigint id)', () => new SignJWT({ token_type: 'access', user_id: 2 ** 63 }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key), 'invalid'],
+    ['a token whose user_id is not positive', () => new SignJWT({ token_type: 'access', user_id: 0 }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key), 'invalid'],
+    ['a token whose session version is not a count', () => new SignJWT({ token_type: 'access', user_id: 1, ver: -1 }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(key), 'invalid'],
+    ['a password-reset token where an access token is needed', () => signToken(SECRET, 1, 'password_reset', { passwordTag: 'x' }), 'invalid'],
     ['garbage', async () => 'not.a.token', 'invalid'],
   ]
   it.each(cases)('refuses %s as %s', async (_, make, expected, kind) => {

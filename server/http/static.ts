@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
+import compress from '@fastify/compress'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import { messageFor } from '../i18n'
+
+/** How long a browser may keep what the server sends without asking again. */
+export const cacheControl = {
+  /** Vite puts a content hash in every name under assets/: a changed file is a new URL. */
+  hashedAsset: 'public, max-age=31536000, immutable',
+  /** index.html names the current hashed assets, so it is checked on every load (a 304 when unchanged). */
+  page: 'no-cache',
+  /** Other files of the build (an icon, a manifest) keep their name across releases. */
+  publicFile: 'public, max-age=3600',
+} as const
+
+/** Answers of these sizes and types are compressed on the fly (API JSON, CSV, a file of the build sent without its precompressed copy). */
+const compressionThresholdBytes = 1024
+// @fastify/compress's default list less `octet-stream`: an unknown type is most often already compressed.
+const compressibleTypes = /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]text(?:;|$)|[+/]xml(?:;|$)/
+
+/** The extensions the build precompresses (scripts/precompress.ts); the copies are reached through `preCompressed`, never by their own URL. */
+const precompressedSuffix = /\.(br|gz)$/
+
+/** Uploads a browser shows inline: raster images only (an SVG can carry script). */
+const inlineMedia = /\.(png|jpe?g|gif|webp|avif|bmp|ico)$/i
+
+/** Paths that belong to the API: unknown ones answer 404 JSON instead of the browser app. */
+export const isApiPath = (url: string) => url.startsWith('/api/') || /^\/[a-z_]+\/api\//.test(url)
+
+/** The Cache-Control of a file of the build, by its path inside dist/ (`/` separated, without a compression suffix). */
+export function cacheControlFor(pathInDist: string): string {
+  if (pathInDist.endsWith('.html')) return cacheControl.page
+  if (pathInDist.startsWith('assets/')) return cacheControl.hashedAsset
+  return cacheControl.publicFile
+}
+
+/**
+ * Brotli or gzip, as the request accepts, for answers of at least 1 kB. It hooks each route
+ * as it is declared, so it is registered before any route.
+ */
+export async function registerCompression(app: FastifyInstance): Promise<void> {
+  await app.register(compress, {
+    threshold: compressionThresholdBytes,
+    encodings: ['br', 'gzip'],
+    customTypes: compressibleTypes,
+    // Requests are not decompressed: no client of the contract sends a compressed body.
+    globalDecompression: false,
+  })
+}
+
+export type ServingOptions = {
+  /** Where uploads are stored; served at /media/. */
+  mediaDir: string
+  /** Built browser app (vite build output); absent or without index.html: API only. */
+  distDir?: string
+}
+
+/**
+ * Uploads under /media/, the built browser app with its precompressed copies and cache
+ * headers, and index.html for every other GET that is not the API (the browser's routes).
+ */
+export async function registerStaticServing(app: FastifyInstance, options: ServingOptions): Promise<void> {
+  mkdirSync(options.mediaDir, { recursive: true })
+  await app.register(fastifyStatic, {
+    root: resolve(options.mediaDir),
+    prefix: '/media/',
+    decorateReply: false,
+    setHeaders: (reply, path) => {
+      // The original admin client runs on another origin (CORS_ORIGINS) and shows these in <img>;
+      // helmet's same-origin stays on everything else.
+      reply.header('cross-origin-resource-policy', 'cross-origin')
+      reply.header('x-content-type-options', 'nosniff')
+      // An upload opened on its own runs nothing (GitHub's raw-content policy).
+      reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      if (!inlineMedia.test(path)) reply.header('content-disposition', 'attachment')
+    },
+  })
+
+  const distDir = options.distDir && existsSync(join(options.distDir, 'index.html')) ? resolve(options.distDir) : undefined
+  if (distDir) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        const pathInDist = relative(distDir, path).split(sep).join('/').replace(precompressedSuffix, '')
+        reply.header('cache-control', cacheControlFor(pathInDist))
+      },
+    })
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isBrowserRoute = request.method === 'GET' && !isApiPath(request.url) && !request.url.startsWith('/media/') && !request.url.startsWith('/assets/')
+    // A missing hashed asset is a 404, not index.html: a page of an older release asking for
+    // its chunk must fail as a script, not parse HTML as one.
+    if (distDir && isBrowserRoute) return reply.type('text/html').sendFile('index.html', distDir)
+    return reply.code(404).send({ detail: messageFor(request.headers['accept-language'], { key: 'detail.path_not_found' }) })
+  })
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { entities } from '../../../schema'
+import { defineEntity, f } from '../../../schema/kit'
+import { ConfigError, loadConfig } from '../../../server/config'
+import { isOpenedByPublicRead, publicReadRefusal, withPublicRead } from '../../../server/engine/access'
+import { actionConfig } from '../../../server/engine/routes'
+
+/**
+ * `PUBLIC_READ` (issue 9): reference entities whose reads answer without a token, for the
+ * original admin client's lookups and searches — checked at start, never people's data.
+ */
+describe('PUBLIC_READ', () => {
+  it('is read as a comma-separated list of entity names, empty by default', () => {
+    expect(loadConfig({}).PUBLIC_READ).toEqual([])
+    expect(loadConfig({ PUBLIC_READ: 'city, thana,country,' }).PUBLIC_READ).toEqual(['city', 'thana', 'country'])
+  })
+
+  it.each([
+    ['user', "PUBLIC_READ: 'user' holds personal data (user accounts)"],
+    ['employee', "PUBLIC_READ: 'employee' holds personal data (user accounts)"],
+    ['qualification', "PUBLIC_READ: 'qualification' holds personal data (its field 'employee_id')"],
+    ['general_setting', "PUBLIC_READ: 'general_setting' holds personal data (its field 'email')"],
+    ['role_menu', "PUBLIC_READ: 'role_menu' is an access entity; of those only role, permission, menu_item may be opened"],
+    ['cites', "PUBLIC_READ: 'cites' is not an entity (known: country, city"],
+    ['role_menu_item', "PUBLIC_READ: 'role_menu_item' is not an entity"],
+  ])('stops the start when it names %s', (name, message) => {
+    expect(() => loadConfig({ PUBLIC_READ: `city,${name}` })).toThrow(ConfigError)
+    expect(() => loadConfig({ PUBLIC_READ: `city,${name}` })).toThrow(message)
+  })
+
+  it('names every refused entity at once', () => {
+    expect(() => loadConfig({ PUBLIC_READ: 'user,nowhere' })).toThrow(/PUBLIC_READ: 'user'[^\n]*\n {2}- PUBLIC_READ: 'nowhere'/)
+  })
+
+  it('accepts the reference entities the original client loads as lookups', () => {
+    const names = ['branch', 'thana', 'city', 'country', 'role', 'department', 'permission', 'menu_item']
+    expect(loadConfig({ PUBLIC_READ: names.join(',') }).PUBLIC_READ).toEqual(names)
+    for (const name of names) expect(publicReadRefusal(entities, name), name).toBeNull()
+  })
+
+  it('refuses an entity with a row scope: an anonymous reader would pass it by', () => {
+    const memo = defineEntity({ name: 'memo', module: 'test', listKey: 'memos', route: { area: 'memo-management', list: 'memos' }, fields: { name: f.text() }, scope: (caller) => (caller.isAdmin ? null : { created_by: caller.id }) })
+    expect(publicReadRefusal([...entities, memo], 'memo')).toMatch(/row scope/)
+  })
+
+  it('opens the named entities’ list, search and get routes to anonymous callers and nothing else', () => {
+    const opened = withPublicRead(entities, ['city', 'menu_item'])
+    const city = opened.find((e) => e.name === 'city')!
+    expect(city.publicActions).toEqual(['LIST', 'DETAILS'])
+    expect(actionConfig(city, 'LIST')).toMatchObject({ isPublic: true })
+    expect(actionConfig(city, 'DETAILS', true)).toMatchObject({ isPublic: true })
+    for (const write of ['CREATE', 'UPDATE', 'DELETE'] as const) expect(actionConfig(city, write, true).isPublic, write).toBeUndefined()
+    // Every other entity is the registry's own, unchanged.
+    for (const e of opened.filter((x) => x.name !== 'city' && x.name !== 'menu_item')) expect(e).toBe(entities.find((x) => x.name === e.name))
+    // A site setting list stays public as the registry says, and gains nothing.
+    expect(opened.find((e) => e.name === 'general_setting')!.publicActions).toEqual(['LIST'])
+    // What PUBLIC_READ opened is known as such: its anonymous answers leave out who wrote the rows.
+    expect(isOpenedByPublicRead(city)).toBe(true)
+    expect(isOpenedByPublicRead(opened.find((e) => e.name === 'general_setting')!)).toBe(false)
+    expect(isOpenedByPublicRead(entities.find((e) => e.name === 'city')!)).toBe(false)
+    expect(withPublicRead(entities, [])).toBe(entities)
+    expect(() => withPublicRead(entities, ['user'])).toThrow(/PUBLIC_READ: 'user' holds personal data/)
+  })
+})
