@@ -95,7 +95,8 @@ export async function registerStaticServing(app: FastifyInstance, options: Servi
     })
   }
   app.setNotFoundHandler((request, reply) => {
-    const isBrowserRoute = request.method === 'GET' && !isApiPath(request.url) && !request.url.startsWith('/media/') && !request.url.startsWith('/assets/')
+    // HEAD too: link checkers and uptime monitors ask a page with it.
+    const isBrowserRoute = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && !request.url.startsWith('/media/') && !request.url.startsWith('/assets/')
     // A missing hashed asset is a 404, not index.html: a page of an older release asking for
     // its chunk must fail as a script, not parse HTML as one.
     if (distDir && isBrowserRoute) return reply.type('text/html').sendFile('index.html', distDir)

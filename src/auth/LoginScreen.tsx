@@ -2,7 +2,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { paths, safeRedirect } from '../app/paths'
-import { changeLanguage, isLanguage, languages } from '../i18n'
+import { LanguageSelect } from '../shell/LanguageSelect'
 import { Spinner } from '../engine/ui/PageSpinner'
 import { Logo } from '../shell/Logo'
 import { useLoginForm, type ServerError } from './useLoginForm'
@@ -13,7 +13,7 @@ const borderOf = (hasError: boolean) => (hasError ? 'border-red-500 dark:border-
 
 /** `/login` (spec §2): logo, banner, the sign-in form and the reset-password line. No shell. */
 export function LoginScreen() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const navigate = useNavigate()
   const search = useSearch({ strict: false })
   const target = safeRedirect((search as { redirect?: unknown }).redirect) ?? paths.dashboard
@@ -37,18 +37,7 @@ export function LoginScreen() {
             <label className="sr-only" htmlFor={`${emailId}-lang`}>
               {t('language.choose')}
             </label>
-            <select
-              id={`${emailId}-lang`}
-              value={i18n.resolvedLanguage}
-              onChange={(e) => isLanguage(e.target.value) && void changeLanguage(e.target.value)}
-              className="rounded-md border border-slate-300 bg-white py-1 ps-2 pe-7 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200"
-            >
-              {languages.map((lng) => (
-                <option key={lng} value={lng}>
-                  {t(`language.${lng}`)}
-                </option>
-              ))}
-            </select>
+            <LanguageSelect id={`${emailId}-lang`} />
           </div>
 
           <h1 className="mt-10 text-2xl font-semibold tracking-tight">{t('auth.welcome')}</h1>

@@ -77,6 +77,9 @@ describeEachDatabase(
         expect(varies(r), url).toContain('accept-encoding')
         expect(decoded(r), url).toBe(INDEX_HTML)
       }
+      const head = await t.current.app.inject({ method: 'HEAD', url: '/login' })
+      expect(head.statusCode).toBe(200)
+      expect(head.headers['content-type']).toMatch(/^text\/html/)
       const gzip = await get('/login', { 'accept-encoding': 'gzip' })
       expect(gzip.headers['content-encoding']).toBe('gzip')
       expect(decoded(gzip)).toBe(INDEX_HTML)

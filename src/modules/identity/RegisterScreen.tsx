@@ -6,7 +6,7 @@ import type { AnyEntity } from '../../engine/entity-api'
 import { FieldRow } from '../../engine/form/FieldRow'
 import { Banner } from '../../engine/ui/Banner'
 import { Spinner } from '../../engine/ui/PageSpinner'
-import { changeLanguage, isLanguage, languages } from '../../i18n'
+import { LanguageSelect } from '../../shell/LanguageSelect'
 import { Logo } from '../../shell/Logo'
 import { f } from '../../../schema/kit'
 import { useRegisterForm } from './useRegisterForm'
@@ -21,7 +21,7 @@ export function RegisterScreen() {
 }
 
 function RegisterForm({ user }: { user: AnyEntity }) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
   const navigate = useNavigate()
   const { entity, form, submit, serverError, isSubmitting } = useRegisterForm({ user, onRegistered: () => navigate({ to: paths.dashboard, replace: true }) })
   const row = (name: string) => <FieldRow key={name} name={name} field={entity.fields[name]!} labelKey={entity.fieldLabelKey(name)} control={form.control} />
@@ -34,18 +34,7 @@ function RegisterForm({ user }: { user: AnyEntity }) {
             <Logo className="size-10" />
             <span className="text-lg font-semibold tracking-tight">{t('app.name')}</span>
           </div>
-          <select
-            aria-label={t('language.choose')}
-            value={i18n.resolvedLanguage}
-            onChange={(e) => isLanguage(e.target.value) && void changeLanguage(e.target.value)}
-            className="rounded-md border border-slate-300 bg-white py-1 ps-2 pe-7 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200"
-          >
-            {languages.map((lng) => (
-              <option key={lng} value={lng}>
-                {t(`language.${lng}`)}
-              </option>
-            ))}
-          </select>
+          <LanguageSelect />
         </div>
         <form
           onSubmit={(e) => void submit(e)}
