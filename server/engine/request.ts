@@ -94,7 +94,7 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
     const value = text(key, raw)
     const isRef = entity.fields[key]?.kind === 'ref'
     // A searchable reference given an id filters by it, given text by the label.
-    if (entity.searchFields.includes(key) && !(isRef && /^\d{1,15}$/.test(value))) {
+    if (entity.searchFields.includes(key) && !(isRef && isIdText(value))) {
       if (value !== '') filters.push({ field: key, op: 'contains', value })
       continue
     }

@@ -1,7 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import { z } from 'zod'
 import { routeAction, type Action, type Entity, type Fields, type GenericRoute, type Message } from '../../schema/kit'
-import { MAX_ID, validatorOf } from '../../schema/kit/validators'
+import { isIdText, MAX_ID, validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
 import { isOpenedByPublicRead } from './access'
 import { BusinessError } from './errors'
@@ -54,7 +54,7 @@ export function requestContext(deps: EngineDeps, entity: Entity<string, Fields>,
 }
 
 // Ids as path ids are read (rowIdOf): up to 15 digits, so they fit bigint and a JS number.
-const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(MAX_ID), z.string().regex(/^\d{1,15}$/).transform(Number)])).min(1) })
+const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(MAX_ID), z.string().refine(isIdText).transform(Number)])).min(1) })
 
 const say = (req: FastifyRequest, message: Message) => messageFor(req.headers['accept-language'], message)
 
@@ -184,7 +184,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     app.get<{ Querystring: { ids?: string | string[] } }>(`${base}/delete_impact/`, { config: actionConfig(entity, 'DELETE') }, (req) => {
       const raw = [req.query.ids ?? []].flat().flatMap((x) => String(x).split(','))
       const ids = raw.map((x) => x.trim()).filter((x) => x !== '')
-      if (ids.length === 0 || ids.length > 1000 || ids.some((x) => !/^\d{1,15}$/.test(x) || Number(x) < 1)) throw new BusinessError({ key: 'detail.ids_query' })
+      if (ids.length === 0 || ids.length > 1000 || ids.some((x) => !isIdText(x))) throw new BusinessError({ key: 'detail.ids_query' })
       return impact(req, ids.map(Number))
     })
   }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { z } from 'zod'
 import { normalizePhone } from '../../../schema/kit'
-import { validatorOf } from '../../../schema/kit/validators'
+import { isIdText, validatorOf } from '../../../schema/kit/validators'
 import { sessionTokens } from '../../auth/sessions'
 import { BusinessError, ValidationError } from '../../engine/errors'
 import { messageFor } from '../../i18n'
@@ -85,7 +85,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
           let except = 0
           if (when === 'update') {
             const other = request.query.user
-            if (typeof other !== 'string' || !/^\d{1,15}$/.test(other)) throw new BusinessError({ key: 'detail.user_missing' })
+            if (typeof other !== 'string' || !isIdText(other)) throw new BusinessError({ key: 'detail.user_missing' })
             except = Number(other)
           }
           const value = raw.trim()
