@@ -209,7 +209,11 @@ export function checkRegistry(
     }
     if (e.builtIn) {
       const field = e.fields[e.builtIn.field]
-      if (!field || field.kind !== 'text') problems.push({ entity: e.name, message: `builtIn names '${e.builtIn.field}', which is not a text field of the entity` })
+      const isFlag = field?.kind === 'boolean' && e.builtIn.values.every((v) => typeof v === 'boolean')
+      // A flag marks rows only the server sets: one a client could clear would unprotect its row.
+      if (isFlag) {
+        if (!field.isReadOnly) problems.push({ entity: e.name, field: e.builtIn.field, message: 'the flag that marks built-in rows must be read-only' })
+      } else if (!field || field.kind !== 'text') problems.push({ entity: e.name, message: `builtIn names '${e.builtIn.field}', which is not a text field of the entity` })
       else if (!field.isUnique || !field.isRequired) problems.push({ entity: e.name, field: e.builtIn.field, message: 'the field that names built-in rows must be required and unique' })
     }
     for (const name of e.selfEditable) {

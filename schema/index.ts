@@ -20,8 +20,15 @@ import { roleMenu } from './entities/identity/role-menu'
 import { generalSetting } from './entities/settings/general-setting'
 import { homepageSlider } from './entities/settings/homepage-slider'
 import { outboxMessage } from './entities/workspace/outbox-message'
+import { primaryGroup } from './entities/accounting/primary-group'
+import { group } from './entities/accounting/group'
+import { ledgerAccount } from './entities/accounting/ledger-account'
+import { subLedgerAccount } from './entities/accounting/sub-ledger-account'
+import { accountLog } from './entities/accounting/account-log'
 import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
+import { ledgerReport } from './reports/ledger-report'
+import { trialBalance } from './reports/trial-balance'
 
 export const registry = {
   country,
@@ -41,6 +48,11 @@ export const registry = {
   general_setting: generalSetting,
   homepage_slider: homepageSlider,
   outbox_message: outboxMessage,
+  primary_group: primaryGroup,
+  group,
+  ledger_account: ledgerAccount,
+  sub_ledger_account: subLedgerAccount,
+  account_log: accountLog,
 } as const
 
 export type Registry = typeof registry
@@ -73,6 +85,8 @@ export const entities: readonly Entity<string, Fields>[] = withLineEntities(Obje
 export const reportRegistry = {
   staff_costs: staffCosts,
   change_log: changeLog,
+  ledger_report: ledgerReport,
+  trial_balance: trialBalance,
 } as const
 
 export const reports: readonly Report[] = Object.values(reportRegistry)

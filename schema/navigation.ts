@@ -29,6 +29,7 @@ export const navGroups: readonly NavGroup[] = [
   { id: 'content-management', label: 'nav.content_management', icon: 'article', order: 20 },
   { id: 'blogs-group', label: 'nav.blogs', icon: 'rss_feed', order: 30 },
   { id: 'settings', label: 'nav.settings', icon: 'settings', order: 40 },
+  { id: 'accounting', label: 'nav.accounting', icon: 'account_balance', order: 45 },
   { id: 'user-config', label: 'nav.user_config', icon: 'manage_accounts', order: 50 },
   { id: 'support-ticket', label: 'nav.support_ticket', icon: 'support', order: 60 },
   { id: 'reports', label: 'nav.reports', icon: 'assessment', order: 70 },

@@ -11,6 +11,7 @@ import { authenticate, authorize } from './auth/guard'
 import type { ThrottleOptions } from './auth/throttle'
 import { DEMO_ADMIN } from './db/demo/seed'
 import type { Db } from './db/types'
+import { accountingModule } from './domain/accounting'
 import { identityModule } from './domain/identity'
 import { workspaceModule } from './domain/workspace'
 import { hookRegistry, type HookRegistry } from './engine/hooks'
@@ -69,7 +70,7 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 }
 
 /** The app's domain modules. */
-export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule()]
+export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule()]
 
 /** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
 export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[]): void {

@@ -117,6 +117,9 @@ export interface EntityAction {
   readonly tone: 'default' | 'danger'
 }
 
+/** An entity's automatic ledger account (`ledger` of defineEntity). */
+export type AutoLedger<N extends string = string> = { readonly group: string; readonly type: string; readonly name?: N }
+
 /** The fields of an entity that extends `P` and declares `F`: its own, and the parent's it does not override. */
 export type Merged<P, F> = Omit<P, keyof F> & F
 
@@ -183,8 +186,17 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * Rows the system itself relies on, by the value of one field (roles ADMIN, STAFF, USER by
    * `name`): that value cannot change and the row cannot be deleted. The server refuses with
    * `message` (params `entity`, `value`); screens show the field read-only and offer no delete.
+   * A read-only boolean flag works too (`{ field: 'is_deletable', values: [false] }`: seeded
+   * rows the server marks); `value` is then the row's label.
    */
-  builtIn?: { readonly field: FieldName<F>; readonly values: readonly string[]; readonly message?: `detail.${string}` }
+  builtIn?: { readonly field: FieldName<F>; readonly values: readonly (string | boolean)[]; readonly message?: `detail.${string}` }
+  /**
+   * Its own ledger account, made in the same transaction as the record (api-contract §5.1):
+   * `{ group: 'Salary', type: 'employee_ledger' }` — under that group (by name), of that
+   * `ledger_type`, `reference_id` the record's id, named by `name` (default: its label field).
+   * The accounting module applies it (server/domain/accounting/auto-ledger.ts).
+   */
+  ledger?: AutoLedger<FieldName<Merged<P, F>>>
   /**
    * The rows a caller may reach (list, read, update, delete, actions), as equality
    * conditions, or null for all: `(caller) => (caller.isAdmin ? null : { created_by: caller.id })`.
@@ -258,8 +270,9 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
-  readonly builtIn?: { readonly field: string; readonly values: readonly string[]; readonly message: `detail.${string}` }
+  readonly builtIn?: { readonly field: string; readonly values: readonly (string | boolean)[]; readonly message: `detail.${string}` }
   readonly scope?: (caller: Caller) => ScopeFilter | null
+  readonly ledger?: Required<AutoLedger>
   /** i18n keys: `<labelKey>.one`, `<labelKey>.other`. */
   readonly labelKey: string
   /**
@@ -342,6 +355,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     idFrom: config.idFrom,
     builtIn: config.builtIn && { field: config.builtIn.field, values: config.builtIn.values, message: config.builtIn.message ?? 'detail.built_in' },
     scope: config.scope,
+    ledger: config.ledger && { group: config.ledger.group, type: config.ledger.type, name: config.ledger.name ?? config.labelField ?? parent?.labelField ?? 'name' },
     labelKey: `entity.${config.name}`,
     listTitleKey: (config.nav ? config.nav.label : undefined) ?? `entity.${config.name}.other`,
     fieldLabelKey: labelKeyOf,
@@ -389,4 +403,4 @@ export const LINE_POSITION = 'position'
 
 /** Whether the row is one the system relies on (`builtIn`): its key value stays and it is not deleted. */
 export const isBuiltInRow = (entity: Pick<Entity<string, Fields>, 'builtIn'>, row: Readonly<Record<string, unknown>> | null | undefined): boolean =>
-  entity.builtIn !== undefined && row !== null && row !== undefined && entity.builtIn.values.includes(row[entity.builtIn.field] as string)
+  entity.builtIn !== undefined && row !== null && row !== undefined && entity.builtIn.values.includes(row[entity.builtIn.field] as string | boolean)

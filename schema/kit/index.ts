@@ -9,7 +9,7 @@ export {
 } from './entity'
 export type {
   Entity, EntityConfig, AnyField, Fields, Action, InputOf, ValuesOf, AuditColumns, ListByRoute, GenericRoute, RouteMode, Merged,
-  Caller, ScopeFilter, Rule, RuleContext, NavSpec, ActionSpec, EntityAction, RangeKind, FormSection,
+  Caller, ScopeFilter, Rule, AutoLedger, RuleContext, NavSpec, ActionSpec, EntityAction, RangeKind, FormSection,
 } from './entity'
 export { defineReport, REPORT_AREA, type Report, type ReportConfig } from './report'
 export * as rules from './rules'

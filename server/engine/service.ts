@@ -169,7 +169,9 @@ async function runBeforeValidate(ctx: Ctx, trx: Trx, action: WriteAction, before
 async function runBefore(ctx: Ctx, trx: Trx, action: WriteAction, before: Row | null, values: Values | null): Promise<void> {
   const builtIn = ctx.entity.builtIn
   if (builtIn && isBuiltInRow(ctx.entity, before) && (action === 'delete' || (values !== null && builtIn.field in values && values[builtIn.field] !== before![builtIn.field]))) {
-    throw new BusinessError({ key: builtIn.message, params: { entity: ctx.entity.labelKey, value: String(before![builtIn.field]) } })
+    // A flag (is_deletable false) says nothing about which row it is: its label does.
+    const value = typeof before![builtIn.field] === 'boolean' ? before![ctx.entity.labelField] : before![builtIn.field]
+    throw new BusinessError({ key: builtIn.message, params: { entity: ctx.entity.labelKey, value: String(value) } })
   }
   for (const h of hooksOf(ctx.hooks, ctx.entity)) {
     await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values })

@@ -48,6 +48,8 @@ export const employee = defineEntity({
     { key: 'employment', label: 'section.employment', fields: ['branch', 'emp_id_no', 'designation', 'department', 'emp_join_date', 'basic_money', 'allowance_money'] },
   ],
   nav: { group: 'employee-management', icon: 'person', order: 1, label: 'nav.employees' },
+  // Its ledger account under Salary, named after the username (api-contract §4.1).
+  ledger: { group: 'Salary', type: 'employee_ledger', name: 'username' },
   // The contract's typo, kept as an alias of `without_pagination/all/` (api-contract §2.1).
   routeAliases: { 'without_paginaiton/all': 'without_pagination' },
 })

@@ -64,7 +64,7 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
 const LOGOUT = '/api/auth/logout'
 
 /** The routes domain modules and the app add, with who may call them. */
-function bespokeExpectations(entities: Registry): Expectation[] {
+function bespokeExpectations(entities: Registry, reports: readonly Report[]): Expectation[] {
   const byName = (name: string) => entities.find((e) => e.name === name)!
   const user = byName('user')
   const menu = byName('menu_item')
@@ -96,6 +96,15 @@ function bespokeExpectations(entities: Registry): Expectation[] {
     { method: 'GET', url: `${menu.api.base}/nested_menu_item_by_role_id/:role_id`, access: permission('MENU_ITEM_LIST', 'ROLE_MENU_LIST') },
     { method: 'POST', url: `${roleMenu.api.base}/create/`, access: permission('ROLE_MENU_CREATE') },
     { method: 'DELETE', url: `${roleMenu.api.base}/delete/:role_id`, access: permission('ROLE_MENU_DELETE') },
+    // The general ledger (server/domain/accounting/account-log-routes.ts): the contract's search, its deletes (refused: append-only), its ledger report.
+    ...(entities.some((e) => e.name === 'account_log')
+      ? [
+          { method: 'GET', url: `${byName('account_log').api.base}/search/`, access: permission('ACCOUNT_LOG_LIST') },
+          { method: 'DELETE', url: `${byName('account_log').api.base}/delete/:id`, access: permission('ACCOUNT_LOG_DELETE') },
+          { method: 'DELETE', url: `${byName('account_log').api.base}/delete_multiple/`, access: permission('ACCOUNT_LOG_DELETE') },
+        ]
+      : []),
+    ...(reports.some((r) => r.name === 'ledger_report') ? [{ method: 'GET', url: '/account_log_report/api/v1/account_log_report/general/', access: permission('LEDGER_REPORT_VIEW') }] : []),
   ]
 }
 
@@ -126,7 +135,7 @@ const now = () => Math.floor(Date.now() / 1000)
 
 export function permissionMatrix(t: { readonly current: TestApp }, entities: Registry, reports: readonly Report[]): void {
   // The logout ends the callers' sessions: it goes last, after every other route has used their tokens.
-  const expectations = withHead([...registryExpectations(entities, reports), ...bespokeExpectations(entities)]).sort((a, b) => Number(a.url === LOGOUT) - Number(b.url === LOGOUT))
+  const expectations = withHead([...registryExpectations(entities, reports), ...bespokeExpectations(entities, reports)]).sort((a, b) => Number(a.url === LOGOUT) - Number(b.url === LOGOUT))
   const ROLE_PERMISSIONS = rolePermissions(entities, reports)
   const expectedStatus = (access: Access, caller: Caller): 'allowed' | 401 | 403 => {
     if (access.kind === 'public') return 'allowed'

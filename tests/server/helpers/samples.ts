@@ -81,7 +81,27 @@ export function sampleInput(entity: AnyEntity, refIds: RefIds, n = next()): Valu
     const value = sampleValue(entity.fields[name]!, n * 100 + i, refIds)
     if (value !== null) input[name] = value
   })
+  // A rule across fields (one head of two, not both) may refuse a sample with every field
+  // filled: leave out its optional fields, last first, until it holds.
+  for (const rule of entity.rules) {
+    const optional = (rule.fields ?? []).filter((f) => f in input && !entity.fields[f]?.isRequired).reverse()
+    while (!rule.check(input, { mode: 'create', input }) && optional.length > 0) delete input[optional.shift()!]
+  }
   return input
+}
+
+/**
+ * `payload` with the other optional fields of a refusing rule across fields cleared (one
+ * head of two, not both), so that only `keep`'s own value is judged; `stored` is the row an
+ * update is laid over.
+ */
+export function holdingRules(entity: AnyEntity, payload: Values, keep: string, stored: Values = {}): Values {
+  const out = { ...payload }
+  for (const rule of entity.rules) {
+    const others = (rule.fields ?? []).filter((f) => f !== keep && !entity.fields[f]?.isRequired && (out[f] ?? stored[f] ?? null) !== null).reverse()
+    while (!rule.check({ ...stored, ...out }, { mode: 'create', input: out }) && others.length > 0) out[others.shift()!] = null
+  }
+  return out
 }
 
 /** The entities a record refers to: its own references and its lines'. */
@@ -132,9 +152,12 @@ export async function createRow(t: TestApp, entity: AnyEntity, input: Values): P
 
 /** A created row with all its references, for tests that need one. */
 export async function createSample(t: TestApp, entity: AnyEntity, overrides: Values = {}, all: readonly AnyEntity[] = registeredEntities) {
-  const refIds = await createReferences(t, entity, all)
-  const input = { ...sampleInput(entity, refIds), ...overrides }
+  const made = await createReferences(t, entity, all)
+  const input = { ...sampleInput(entity, made), ...overrides }
   const row = await createRow(t, entity, input)
+  // What the record refers to: a reference its rules left out (sampleInput) is not among them.
+  const sent = new Set(entity.fieldNames.filter((n) => entity.fields[n]!.ref && input[n] !== undefined && input[n] !== null).map((n) => entity.fields[n]!.ref!.target))
+  const refIds = Object.fromEntries(Object.entries(made).filter(([target]) => sent.has(target) || !entity.fieldNames.some((n) => entity.fields[n]!.ref?.target === target)))
   return { row, input, refIds, id: row.id as number }
 }
 

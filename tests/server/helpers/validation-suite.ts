@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { storageOf } from '../../../schema/kit'
 import type { TestApp } from './app'
-import { badCases, countRows, createReferences, createRow, labelOf, messagePattern, sampleInput, type AnyEntity, type RefIds } from './samples'
+import { badCases, countRows, createReferences, createRow, holdingRules, labelOf, messagePattern, sampleInput, type AnyEntity, type RefIds } from './samples'
 
 /**
  * Bad input for every field of one entity, generated from the field's kind: a 400 whose
@@ -42,7 +42,7 @@ export function validationSuite(t: { readonly current: TestApp }, entity: AnyEnt
       for (const bad of badCases(field)) {
         it(`rejects ${name} (${field.kind}) given ${bad.why}: 400 naming only ${name}, nothing written`, async () => {
           for (const method of methods) {
-            const payload = method === 'POST' ? { ...sampleInput(entity, refIds), [name]: bad.value } : { [name]: bad.value }
+            const payload = method === 'POST' ? holdingRules(entity, { ...sampleInput(entity, refIds), [name]: bad.value }, name) : holdingRules(entity, { [name]: bad.value }, name, existing)
             const res = await refused(method, payload)
             expect(res.status, `${method} ${res.raw}`).toBe(400)
             expect(Object.keys(res.body)).toEqual([name])
@@ -86,10 +86,10 @@ export function validationSuite(t: { readonly current: TestApp }, entity: AnyEnt
     if (methods.includes('POST')) it('names every required field at once for an empty body', async () => {
       // A document that needs lines names its lines field too.
       const required = entity.fieldNames.filter((n) => entity.fields[n]!.isRequired || (entity.fields[n]!.lines?.min ?? 0) > 0)
-      // An entity whose fields are all optional takes an empty record, unless a rule of its own
-      // refuses one (the slider: a slide with nothing in it), on the rule's field.
+      // A rule of the entity's own that refuses an empty record (the slider: a slide with nothing
+      // in it; a group with no head) names its field too: its fields, all optional, are valid.
+      const refusing = [...new Set(entity.rules.filter((r) => (r.fields ?? []).every((f) => !required.includes(f)) && !r.check({}, { mode: 'create', input: {} })).map((r) => r.field))]
       if (required.length === 0) {
-        const refusing = [...new Set(entity.rules.filter((r) => !r.check({}, { mode: 'create', input: {} })).map((r) => r.field))]
         if (refusing.length === 0) {
           expect((await t.current.call({ method: 'POST', url: `${base}/create/`, payload: {} })).status).toBe(201)
           return
@@ -101,7 +101,7 @@ export function validationSuite(t: { readonly current: TestApp }, entity: AnyEnt
       }
       const res = await refused('POST', {})
       expect(res.status).toBe(400)
-      expect(Object.keys(res.body).sort()).toEqual([...required].sort())
+      expect(Object.keys(res.body).sort()).toEqual([...new Set([...required, ...refusing])].sort())
     })
 
     if (methods.includes('POST')) it('answers malformed JSON with 400 {detail}', async () => {

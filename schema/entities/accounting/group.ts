@@ -1,0 +1,31 @@
+import { defineEntity, f } from '../../kit'
+import { headRules } from './head-rules'
+import { natureFields } from './nature'
+
+/**
+ * A group of the chart of accounts (api-contract §4.6): under a primary group or another
+ * group, never its own ancestor (server/domain/accounting/rules.ts). The 31 seeded groups
+ * have `is_deletable` false and cannot be deleted.
+ */
+export const group = defineEntity({
+  name: 'group',
+  module: 'accounting',
+  listKey: 'groups',
+  route: { area: 'group-management', list: 'groups' },
+  fields: {
+    // Unique: auto-ledgers find their group by name ("Salary", "Sundry Debtors").
+    // Capitalised, not Title Case (the contract's): Title would rewrite the seeded names on
+    // their next save ("Misc. Expenses (ASSETS)", "Cash-in-Hand", "Loans and Advances (Assets)").
+    name: f.text({ max: 200, required: true, unique: true, search: true, normalize: 'capitalize' }),
+    head_group: f.ref('group'),
+    head_primarygroup: f.ref('primary_group'),
+    is_deletable: f.boolean({ default: true, readOnly: true }),
+    is_primary: f.boolean({ default: false }),
+    is_default: f.boolean({ default: false }),
+    ...natureFields,
+  },
+  rules: headRules,
+  builtIn: { field: 'is_deletable', values: [false], message: 'detail.chart_seed_undeletable' },
+  filters: ['head_group', 'head_primarygroup'],
+  nav: { group: 'accounting', icon: 'category', order: 2 },
+})

@@ -1,0 +1,32 @@
+import { defineEntity, f } from '../../kit'
+import { headRules } from './head-rules'
+import { natureFields } from './nature'
+
+/**
+ * A ledger account (api-contract §4.6): what vouchers post to. `ledger_type` and
+ * `reference_id` tie an automatic ledger to its person or cause (an employee's is
+ * `employee_ledger` with the employee's id). The six seeded ones cannot be deleted, nor can
+ * an account with postings (the general ledger refers to it).
+ */
+export const ledgerAccount = defineEntity({
+  name: 'ledger_account',
+  module: 'accounting',
+  listKey: 'ledger_accounts',
+  route: { area: 'ledger-management', list: 'ledgers' },
+  fields: {
+    // Capitalised, not Title Case (the contract's): Title would rewrite the seeded names on
+    // their next save ("Misc. Expenses (ASSETS)", "Cash-in-Hand", "Loans and Advances (Assets)").
+    name: f.text({ max: 100, required: true, search: true, normalize: 'capitalize' }),
+    ledger_type: f.text({ max: 30, normalize: 'lower_snake' }),
+    reference_id: f.text({ max: 100 }),
+    head_group: f.ref('group'),
+    head_primarygroup: f.ref('primary_group'),
+    is_deletable: f.boolean({ default: true, readOnly: true }),
+    is_default: f.boolean({ default: false }),
+    ...natureFields,
+  },
+  rules: headRules,
+  builtIn: { field: 'is_deletable', values: [false], message: 'detail.chart_seed_undeletable' },
+  filters: ['head_group', 'head_primarygroup'],
+  nav: { group: 'accounting', icon: 'account_balance', order: 3 },
+})

@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
+import type { Report } from '../../../schema/kit'
+import { ConflictError, ValidationError } from '../../engine/errors'
+import type { ModuleDeps } from '../../engine/modules'
+import { filtersOf, orderingOf, pageOf } from '../../engine/request'
+import { actionConfig, requestContext } from '../../engine/routes'
+import { readList } from '../../engine/service'
+import { validateShape, type Values } from '../../engine/validate'
+import { statementBalances, statementParamsOf, statementRows } from './ledger-report'
+
+/**
+ * The general ledger's routes that are not the engine's (api-contract §4.7 AccountLog, §6):
+ * - `search/` takes the contract's `date_after`/`date_before` (the engine's own names for
+ *   the same range are `log_date_after`/`log_date_before`, which work too);
+ * - `delete/{id}` and `delete_multiple/` answer 409: the ledger is append-only, a voucher is
+ *   undone by cancelling it, which posts reversing rows;
+ * - `account_log_report/api/v1/account_log_report/general/`: the ledger report in the
+ *   contract's envelope, `{account_logs, previous_balance, page, size, total_pages, total_elements}`.
+ */
+type Query = Record<string, unknown>
+
+const CONTRACT_DATE_PARAMS: Readonly<Record<string, string>> = { date_after: 'log_date_after', date_before: 'log_date_before' }
+
+export function registerAccountLogRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+  const entity = deps.registry.find((e) => e.name === 'account_log')
+  // A test's registry of its own may have no general ledger.
+  if (!entity) return
+  const base = entity.api.base
+  const engine = { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir }
+
+  app.get(`${base}/search/`, { config: actionConfig(entity, 'LIST') }, async (request) => {
+    const sent = request.query as Query
+    const query = Object.fromEntries(Object.entries(sent).map(([key, value]) => [CONTRACT_DATE_PARAMS[key] ?? key, value]))
+    const result = await readList(requestContext(engine, entity, request), {
+      filters: inContractNames(sent, () => filtersOf(entity, query)),
+      ordering: orderingOf(entity, query),
+      page: pageOf(query),
+    })
+    return { [entity.listKey]: result.rows, page: result.page, size: result.size, total_pages: result.totalPages, total_elements: result.total }
+  })
+
+  const refuse = async () => {
+    throw new ConflictError({ key: 'detail.account_log_append_only' })
+  }
+  app.delete(`${base}/delete/:id`, { config: actionConfig(entity, 'DELETE', true) }, refuse)
+  app.delete(`${base}/delete_multiple/`, { config: actionConfig(entity, 'DELETE') }, refuse)
+
+  const report = deps.reports.find((r) => r.name === 'ledger_report')
+  if (report) registerContractLedgerReport(app, deps, report)
+}
+
+/** A 400 about a date parameter names it as the client sent it (`date_after`, not the engine's `log_date_after`). */
+function inContractNames<T>(sent: Query, work: () => T): T {
+  try {
+    return work()
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e
+    const contractName = (key: string) => Object.keys(CONTRACT_DATE_PARAMS).find((name) => CONTRACT_DATE_PARAMS[name] === key && name in sent) ?? key
+    throw new ValidationError(Object.fromEntries(Object.entries(e.fields).map(([key, messages]) => [contractName(key), messages])))
+  }
+}
+
+/** Other ledgers of a voucher as the contract lists them: a name for one, the names for several. */
+const relatedLedgers = (names: readonly string[] | null): string | string[] | null => (!names || names.length === 0 ? null : names.length === 1 ? names[0]! : [...names])
+
+function registerContractLedgerReport(app: FastifyInstance, deps: ModuleDeps, report: Report): void {
+  const shape = { fields: report.params, fieldNames: report.paramNames, rules: report.rules, linesFieldNames: [], fieldLabelKey: report.fieldLabelKey }
+  app.get('/account_log_report/api/v1/account_log_report/general/', { config: { permission: report.permission } }, async (request) => {
+    const query = request.query as Query
+    const params = statementParamsOf(validateShape(shape, query as Values))
+    const { page: asked, size } = pageOf(query)
+    const { opening } = await statementBalances(deps.db, params)
+    const rows = statementRows(params, opening)
+    const count = await sql<{ n: number }>`select count(*)::int as n from (${rows}) r`.execute(deps.db)
+    const total = count.rows[0]?.n ?? 0
+    const totalPages = Math.max(1, Math.ceil(total / size))
+    const page = Math.min(asked, totalPages)
+    const ref = (alias: string) => sql`case when ${sql.ref(`${alias}.id`)} is null then null else json_build_object('id', ${sql.ref(`${alias}.id`)}, 'name', ${sql.ref(`${alias}.name`)}) end`
+    const logs = await sql<Record<string, unknown> & { related: string[] | null }>`
+      select r.id, ${ref('l')} as ledger, ${ref('s')} as sub_ledger, ${ref('b')} as branch, r.reference_no, r.log_type,
+        r.debit_amount, r.credit_amount, r.log_date, r.details, r.reverses, r.created_at, r.updated_at, r.related, r.balance
+      from (${rows}) r
+      join ledger_account l on l.id = r.ledger
+      left join sub_ledger_account s on s.id = r.sub_ledger
+      left join branch b on b.id = r.branch
+      order by r.line_no
+      limit ${size} offset ${(page - 1) * size}`.execute(deps.db)
+    return {
+      account_logs: logs.rows.map(({ related, ...log }) => ({ ...log, related_ledgers: relatedLedgers(related) })),
+      previous_balance: opening,
+      page,
+      size,
+      total_pages: totalPages,
+      total_elements: total,
+    }
+  })
+}

@@ -1,0 +1,47 @@
+import { sql } from 'kysely'
+import { entities } from '../../../schema'
+import type { HookRegistry } from '../../engine/hooks'
+import type { DomainModule } from '../../engine/modules'
+import { registerAccountLogRoutes } from './account-log-routes'
+import { autoLedgerHooks } from './auto-ledger'
+import { seedChart } from './chart-seed'
+import { natureHooks, primaryGroupNature } from './nature'
+import { ledgerReportRows } from './ledger-report'
+import { groupRules } from './rules'
+import { trialBalanceRows } from './trial-balance'
+
+const CHART_ENTITIES = ['primary_group', 'group', 'ledger_account'] as const
+
+/**
+ * Accounting (issue 10): the chart of accounts — seeded at every start, groups kept a tree,
+ * nature and normal balance worked out from the primary group on read — and the automatic
+ * ledger accounts of the entities that declare `ledger`.
+ */
+export function accountingModule(): DomainModule {
+  // The app's hook registry, for the ledger accounts this module creates through the engine.
+  let engineHooks: HookRegistry | undefined
+  return {
+    name: 'accounting',
+    hooks: {
+      primary_group: primaryGroupNature,
+      group: { ...groupRules, ...natureHooks('group') },
+      ledger_account: natureHooks('ledger_account'),
+      ...autoLedgerHooks(entities, () => engineHooks),
+    },
+    // The general ledger's reports and routes (the posting service, posting.ts, is called by vouchers).
+    reports: { ledger_report: ledgerReportRows, trial_balance: trialBalanceRows },
+    routes(app, deps) {
+      engineHooks = deps.hooks
+      registerAccountLogRoutes(app, deps)
+    },
+    async onStart({ db, registry }) {
+      // A test's registry of its own may have no chart of accounts.
+      if (!CHART_ENTITIES.every((name) => registry.some((e) => e.name === name))) return
+      await db.transaction().execute(async (trx) => {
+        // Several servers may start at once against one PostgreSQL: one seeds, the others wait.
+        await sql`select pg_advisory_xact_lock(724010)`.execute(trx)
+        await seedChart(trx)
+      })
+    },
+  }
+}

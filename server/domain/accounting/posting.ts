@@ -1,0 +1,314 @@
+import { sql } from 'kysely'
+import type { LogType } from '../../../schema/entities/accounting/account-log'
+import type { Message } from '../../../schema/kit'
+import { parseDecimal } from '../../../schema/kit'
+import { fromMinor, MONEY_SCALE, toMinor } from '../../../schema/kit/money'
+import { isCalendarDate } from '../../../schema/kit/validators'
+import type { Executor, Trx } from '../../db/types'
+import { ConflictError, ValidationError } from '../../engine/errors'
+
+/**
+ * The posting service: the only writer of the general ledger (`account_log`). A voucher of
+ * any kind becomes rows here through `postEntries`, inside the transaction that writes the
+ * voucher, after its number is taken (numbering.ts): a rule that fails throws before any
+ * row is written, so the caller's transaction holds nothing of it. A voucher that changes or
+ * is cancelled calls `reverseEntries` — the rows are never updated or deleted (the database
+ * refuses: migration 5) — and, for a change, posts its new lines under the same number.
+ */
+
+/** Money as the API carries it: a decimal string (`"1250.50"`); blank or null is zero. Never a float. */
+export type AmountInput = string | null | undefined
+
+export type PostingLine = {
+  ledger: number
+  debit?: AmountInput
+  credit?: AmountInput
+  /** Overrides the posting's own, for this line. */
+  subLedger?: number | null
+  branch?: number | null
+}
+
+export type Posting = {
+  /** The kind of voucher, which decides the cash/bank rules; stored as the rows' `log_type`. */
+  kind: LogType
+  /** `YYYY-MM-DD`: the voucher's date, the rows' `log_date`. */
+  date: string
+  /** The voucher's invoice number (`nextInvoiceNo`), the rows' `reference_no`. */
+  referenceNo: string
+  branch?: number | null
+  subLedger?: number | null
+  details?: string | null
+  lines: readonly PostingLine[]
+}
+
+/**
+ * Where a problem is reported in the 400's field map: the names of the caller's body. A
+ * voucher passes `{ lines: 'items', debit: 'debit_amount', credit: 'credit_amount' }` so that
+ * a line's error reads `items.3.debit_amount`, as its form knows it.
+ */
+export type PostingFieldNames = { lines: string; ledger: string; debit: string; credit: string; subLedger: string; branch: string; date: string; referenceNo: string }
+
+export const defaultFieldNames: PostingFieldNames = {
+  lines: 'lines',
+  ledger: 'ledger',
+  debit: 'debit',
+  credit: 'credit',
+  subLedger: 'sub_ledger',
+  branch: 'branch',
+  date: 'date',
+  referenceNo: 'reference_no',
+}
+
+/** A general-ledger row as written (amounts as decimal strings, the date as `YYYY-MM-DD`). */
+export type LedgerRow = {
+  id: number
+  ledger: number
+  sub_ledger: number | null
+  branch: number | null
+  reference_no: string
+  log_type: LogType
+  debit_amount: string
+  credit_amount: string
+  log_date: string
+  details: string | null
+  reverses: number | null
+}
+
+export type PostingOptions = {
+  /** The user the rows are written for (`created_by`); null for the system. */
+  actor?: number | null
+  fieldNames?: Partial<PostingFieldNames>
+}
+
+/** What the database knows of the posting's references, for the rules to judge. */
+export type PostingFacts = {
+  /** Ledger accounts that exist. */
+  ledgers: ReadonlySet<number>
+  /** Of those, the cash and bank ledgers (their group chain reaches "Cash-in-Hand" or "Bank Accounts"). */
+  cashBank: ReadonlySet<number>
+  subLedgers: ReadonlySet<number>
+  branches: ReadonlySet<number>
+}
+
+export type FieldErrors = Record<string, Message[]>
+
+/** The groups whose ledgers hold money (domain-anchors §1.2): payments leave them, receipts enter them. */
+export const CASH_BANK_GROUPS = ['Cash-in-Hand', 'Bank Accounts'] as const
+
+const MAX_REFERENCE = 50
+const PRECISION = 20
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+
+/** An amount in minor units, or the message that refuses it (more than two places, not a number, negative). */
+function amountOf(raw: AmountInput): { units: bigint } | { message: Message } {
+  if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return { units: 0n }
+  const canonical = typeof raw === 'string' ? parseDecimal(raw, PRECISION, MONEY_SCALE) : undefined
+  if (canonical === undefined) return { message: { key: 'validation.decimal', params: { scale: MONEY_SCALE, whole: PRECISION - MONEY_SCALE } } }
+  const units = toMinor(canonical)
+  if (units < 0n) return { message: { key: 'validation.min_value', params: { min: 0 } } }
+  return { units }
+}
+
+/**
+ * Judges a posting against what the database knows (pure: the rules of domain-anchors §6,
+ * 7–11). Returns the field map of every problem found, empty when it may be posted:
+ * - each line names a known ledger and has exactly one side above zero, in decimals of at
+ *   most two places, never negative; at least two lines;
+ * - the debits equal the credits (the message names both totals and the difference);
+ * - payment: a credit on a cash or bank ledger, and no cash or bank debit; receipt: the mirror;
+ *   contra: only cash and bank ledgers, two different ones at least; journal: none of them;
+ *   sales and purchase: no such rule.
+ */
+export function judgePosting(posting: Posting, facts: PostingFacts, names: PostingFieldNames = defaultFieldNames): FieldErrors {
+  const errors: FieldErrors = {}
+  const refuse = (field: string, message: Message) => (errors[field] ??= []).push(message)
+  const lineField = (i: number, field: string) => `${names.lines}.${i}.${field}`
+
+  if (!isCalendarDate(posting.date)) refuse(names.date, { key: 'validation.date', params: { label: 'field.log_date' } })
+  const reference = posting.referenceNo.trim()
+  if (reference === '') refuse(names.referenceNo, { key: 'validation.required', params: { label: 'field.reference_no' } })
+  else if (reference.length > MAX_REFERENCE) refuse(names.referenceNo, { key: 'validation.max_length', params: { max: MAX_REFERENCE } })
+  if (posting.subLedger != null && !facts.subLedgers.has(posting.subLedger)) refuse(names.subLedger, { key: 'validation.ref', params: { label: 'field.sub_ledger' } })
+  if (posting.branch != null && !facts.branches.has(posting.branch)) refuse(names.branch, { key: 'validation.ref', params: { label: 'field.branch' } })
+
+  if (posting.lines.length < 2) refuse(names.lines, { key: 'validation.lines_min', params: { min: 2 } })
+
+  let debits = 0n
+  let credits = 0n
+  let areAmountsValid = true
+  let areLedgersKnown = true
+  posting.lines.forEach((line, i) => {
+    if (!isId(line.ledger) || !facts.ledgers.has(line.ledger)) {
+      refuse(lineField(i, names.ledger), { key: 'validation.ref', params: { label: 'field.ledger' } })
+      areLedgersKnown = false
+    }
+    if (line.subLedger != null && !facts.subLedgers.has(line.subLedger)) refuse(lineField(i, names.subLedger), { key: 'validation.ref', params: { label: 'field.sub_ledger' } })
+    if (line.branch != null && !facts.branches.has(line.branch)) refuse(lineField(i, names.branch), { key: 'validation.ref', params: { label: 'field.branch' } })
+    const debit = amountOf(line.debit)
+    const credit = amountOf(line.credit)
+    if ('message' in debit) refuse(lineField(i, names.debit), debit.message)
+    if ('message' in credit) refuse(lineField(i, names.credit), credit.message)
+    if ('message' in debit || 'message' in credit) {
+      areAmountsValid = false
+      return
+    }
+    if (debit.units > 0n && credit.units > 0n) {
+      refuse(lineField(i, names.debit), { key: 'validation.one_side_only' })
+      areAmountsValid = false
+    } else if (debit.units === 0n && credit.units === 0n) {
+      refuse(lineField(i, names.debit), { key: 'validation.no_amount' })
+      areAmountsValid = false
+    }
+    debits += debit.units
+    credits += credit.units
+  })
+  if (areAmountsValid && posting.lines.length >= 2 && debits !== credits) {
+    const difference = debits > credits ? debits - credits : credits - debits
+    refuse(names.lines, { key: 'validation.unbalanced', params: { debit: fromMinor(debits), credit: fromMinor(credits), difference: fromMinor(difference) } })
+  }
+  if (areAmountsValid && areLedgersKnown) {
+    for (const [field, message] of cashBankProblems(posting, facts.cashBank, names)) refuse(field, message)
+  }
+  return errors
+}
+
+/** The cash/bank rules of domain-anchors §6 rules 8–11, given which ledgers hold money. */
+function cashBankProblems(posting: Posting, cashBank: ReadonlySet<number>, names: PostingFieldNames): Array<[string, Message]> {
+  const problems: Array<[string, Message]> = []
+  const sides = posting.lines.map((line) => ({ ledger: line.ledger, isDebit: toMinor(line.debit) > 0n, isCash: cashBank.has(line.ledger) }))
+  const onLedger = (i: number, key: string): [string, Message] => [`${names.lines}.${i}.${names.ledger}`, { key }]
+  switch (posting.kind) {
+    case 'payment_voucher':
+      sides.forEach((s, i) => s.isDebit && s.isCash && problems.push(onLedger(i, 'validation.payment_cash_debit')))
+      if (!sides.some((s) => !s.isDebit && s.isCash)) problems.push([names.lines, { key: 'validation.payment_cash_credit' }])
+      break
+    case 'receipt_voucher':
+      sides.forEach((s, i) => !s.isDebit && s.isCash && problems.push(onLedger(i, 'validation.receipt_cash_credit')))
+      if (!sides.some((s) => s.isDebit && s.isCash)) problems.push([names.lines, { key: 'validation.receipt_cash_debit' }])
+      break
+    case 'contra':
+      sides.forEach((s, i) => !s.isCash && problems.push(onLedger(i, 'validation.contra_cash_only')))
+      if (sides.every((s) => s.isCash) && new Set(sides.map((s) => s.ledger)).size < 2) problems.push([names.lines, { key: 'validation.contra_two_ledgers' }])
+      break
+    case 'journal':
+      sides.forEach((s, i) => s.isCash && problems.push(onLedger(i, 'validation.journal_no_cash')))
+      break
+    case 'sales':
+    case 'purchase':
+      break
+  }
+  return problems
+}
+
+/**
+ * Of the given ledger accounts, those that hold cash or money in a bank: their group, or a
+ * group above it, is "Cash-in-Hand" or "Bank Accounts" (compared without case, as admins may
+ * retype a name). For the posting rules, and for screens that mark such ledgers.
+ */
+export async function cashBankLedgers(db: Executor, ledgerIds: readonly number[]): Promise<Set<number>> {
+  const ids = [...new Set(ledgerIds.filter(isId))]
+  if (ids.length === 0) return new Set()
+  const groups = CASH_BANK_GROUPS.map((g) => g.toLowerCase())
+  // The depth bound keeps a cycle an admin might have made from looping (the module refuses them anyway).
+  const result = await sql<{ ledger: number }>`
+    with recursive chain (ledger, grp, depth) as (
+      select l.id, l.head_group, 0 from ledger_account l where l.id = any(${ids}::bigint[])
+      union all
+      select c.ledger, g.head_group, c.depth + 1 from chain c join "group" g on g.id = c.grp where c.depth < 64
+    )
+    select distinct c.ledger from chain c join "group" g on g.id = c.grp where lower(g.name) = any(${groups}::text[])`.execute(db)
+  return new Set(result.rows.map((r) => r.ledger))
+}
+
+/** What the database knows of every reference the posting makes. */
+async function factsOf(db: Executor, posting: Posting): Promise<PostingFacts> {
+  const ledgerIds = [...new Set(posting.lines.map((l) => l.ledger).filter(isId))]
+  const subLedgerIds = [...new Set([posting.subLedger, ...posting.lines.map((l) => l.subLedger)].filter(isId))]
+  const branchIds = [...new Set([posting.branch, ...posting.lines.map((l) => l.branch)].filter(isId))]
+  const existing = async (table: string, ids: number[]) =>
+    ids.length === 0 ? new Set<number>() : new Set((await sql<{ id: number }>`select id from ${sql.id(table)} where id = any(${ids}::bigint[])`.execute(db)).rows.map((r) => r.id))
+  return {
+    ledgers: await existing('ledger_account', ledgerIds),
+    cashBank: await cashBankLedgers(db, ledgerIds),
+    subLedgers: await existing('sub_ledger_account', subLedgerIds),
+    branches: await existing('branch', branchIds),
+  }
+}
+
+// The driver gives bigint as a number, a date as its text and numeric as a decimal string (server/db/connect.ts).
+const ROW_COLUMNS = sql`id, ledger, sub_ledger, branch, reference_no, log_type, debit_amount, credit_amount, log_date, details, reverses`
+
+/**
+ * Posts a voucher's lines as general-ledger rows, in the caller's transaction, after
+ * `judgePosting` finds nothing wrong (else a 400 field map, nothing written). Rows keep the
+ * lines' order; a line's sub-ledger and branch default to the posting's.
+ */
+export async function postEntries(trx: Trx, posting: Posting, options: PostingOptions = {}): Promise<LedgerRow[]> {
+  const names = { ...defaultFieldNames, ...options.fieldNames }
+  const errors = judgePosting(posting, await factsOf(trx, posting), names)
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+  const actor = options.actor ?? null
+  const reference = posting.referenceNo.trim()
+  const canonical = (amount: AmountInput) => fromMinor(toMinor(amount))
+  const values = posting.lines.map(
+    (line) => sql`(${line.ledger}::bigint, ${line.subLedger ?? posting.subLedger ?? null}::bigint, ${line.branch ?? posting.branch ?? null}::bigint,
+      ${reference}, ${posting.kind}, ${canonical(line.debit)}::numeric, ${canonical(line.credit)}::numeric, ${posting.date}::date,
+      ${posting.details ?? null}, ${actor}::bigint, ${actor}::bigint)`,
+  )
+  const inserted = await sql<LedgerRow>`
+    insert into account_log (ledger, sub_ledger, branch, reference_no, log_type, debit_amount, credit_amount, log_date, details, created_by, updated_by)
+    values ${sql.join(values)}
+    returning ${ROW_COLUMNS}`.execute(trx)
+  return [...inserted.rows].sort((a, b) => a.id - b.id)
+}
+
+/**
+ * Two reversals of one reference (a cancellation and a change at the same moment) wait for
+ * each other: the second sees what the first left standing, so no row is reversed twice.
+ */
+async function lockReference(trx: Trx, referenceNo: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`account_log:${referenceNo}`}, 0))`.execute(trx)
+}
+
+export type ReversalOptions = {
+  /** The reversing rows' date; default today (the cancel date: domain-anchors §6 rule 21). */
+  date?: string
+  actor?: number | null
+}
+
+/** Today in UTC as `YYYY-MM-DD`. */
+const today = () => new Date().toISOString().slice(0, 10)
+
+/**
+ * Undoes what stands for a reference: every row not reversed yet (and not itself a
+ * reversal) gets a row on the other side for the same amount, ledger, sub-ledger and
+ * branch, dated the cancel date, with `reverses` naming it — so the reference nets to zero
+ * and both stay in the history. 409 when nothing stands (unknown, or already reversed).
+ * A voucher's update reverses first and then posts its new lines (`postEntries`).
+ */
+export async function reverseEntries(trx: Trx, referenceNo: string, options: ReversalOptions = {}): Promise<LedgerRow[]> {
+  const date = options.date ?? today()
+  if (!isCalendarDate(date)) throw new ValidationError({ date: [{ key: 'validation.date', params: { label: 'field.log_date' } }] })
+  const reference = referenceNo.trim()
+  await lockReference(trx, reference)
+  const actor = options.actor ?? null
+  const inserted = await sql<LedgerRow>`
+    insert into account_log (ledger, sub_ledger, branch, reference_no, log_type, debit_amount, credit_amount, log_date, details, reverses, created_by, updated_by)
+    select a.ledger, a.sub_ledger, a.branch, a.reference_no, a.log_type, a.credit_amount, a.debit_amount, ${date}::date, a.details, a.id, ${actor}::bigint, ${actor}::bigint
+    from account_log a
+    where a.reference_no = ${reference} and a.reverses is null
+      and not exists (select 1 from account_log r where r.reverses = a.id)
+    order by a.id
+    returning ${ROW_COLUMNS}`.execute(trx)
+  if (inserted.rows.length === 0) throw new ConflictError({ key: 'detail.reversal_nothing_stands', params: { reference } })
+  return [...inserted.rows].sort((a, b) => a.id - b.id)
+}
+
+/** The rows that stand for a reference (posted and not reversed), in order: what a voucher's screen shows as posted. */
+export async function standingEntries(db: Executor, referenceNo: string): Promise<LedgerRow[]> {
+  const rows = await sql<LedgerRow>`
+    select ${ROW_COLUMNS} from account_log a
+    where a.reference_no = ${referenceNo.trim()} and a.reverses is null and not exists (select 1 from account_log r where r.reverses = a.id)
+    order by a.id`.execute(db)
+  return rows.rows
+}

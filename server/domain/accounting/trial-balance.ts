@@ -1,0 +1,37 @@
+import { sql } from 'kysely'
+import type { ReportRun } from '../../engine/reports'
+
+/**
+ * The trial balance (schema/reports/trial-balance.ts): per ledger account, the net balance
+ * before the period on its side, the period's debits and credits, and the net closing
+ * balance on its side; under the ledger's group (or primary group). Every posting and every
+ * reversal balances on its own date, so each pair of columns ties for any period.
+ */
+export const trialBalanceRows: ReportRun = ({ params }) => {
+  const after = typeof params.date_after === 'string' ? params.date_after : null
+  const before = typeof params.date_before === 'string' ? params.date_before : null
+  const isShowingZero = params.show_zero === 'yes'
+  return sql`
+    with s as (
+      select a.ledger,
+        coalesce(sum(a.debit_amount - a.credit_amount) filter (where a.log_date < ${after}::date), 0) as opening,
+        coalesce(sum(a.debit_amount) filter (where ${after}::date is null or a.log_date >= ${after}::date), 0) as debit,
+        coalesce(sum(a.credit_amount) filter (where ${after}::date is null or a.log_date >= ${after}::date), 0) as credit
+      from account_log a
+      where ${before}::date is null or a.log_date <= ${before}::date
+      group by a.ledger
+    ), b as (
+      select l.name as ledger, coalesce(g.name, p.name, '') as group_name,
+        coalesce(s.opening, 0) as opening, coalesce(s.debit, 0) as debit, coalesce(s.credit, 0) as credit
+      from ledger_account l
+      left join s on s.ledger = l.id
+      left join "group" g on g.id = l.head_group
+      left join primary_group p on p.id = l.head_primarygroup
+      where ${isShowingZero}::boolean or s.ledger is not null
+    )
+    select ledger, group_name,
+      greatest(opening, 0)::numeric(20,2) as opening_debit, greatest(-opening, 0)::numeric(20,2) as opening_credit,
+      debit::numeric(20,2) as debit_amount, credit::numeric(20,2) as credit_amount,
+      greatest(opening + debit - credit, 0)::numeric(20,2) as closing_debit, greatest(credit - debit - opening, 0)::numeric(20,2) as closing_credit
+    from b`
+}
