@@ -55,8 +55,12 @@ describe('the group tree', () => {
     const row = (await screen.findByRole('link', { name: 'Customers' })).closest('tr')!
     expect(within(row).queryByRole('button', { name: /delete/i })).toBeNull()
 
+    // The List/Tree switch sits in the page's header, beside its title, in both views.
+    const inHeader = () => expect(screen.getByRole('tablist').closest('header')).toContainElement(screen.getByRole('heading', { level: 1, name: 'Groups' }))
+    inHeader()
     await user.click(screen.getByRole('tab', { name: 'Tree' }))
     const tree = await screen.findByRole('tree', { name: 'Chart of accounts' })
+    inHeader()
     await within(tree).findByRole('treeitem', { name: 'Customers' })
     expect(shape(within(tree).getAllByRole('treeitem'))).toEqual([
       ['Assets', '1'],

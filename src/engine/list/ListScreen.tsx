@@ -1,6 +1,6 @@
 import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ComponentProps } from 'react'
+import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isBuiltInRow } from '../../../schema/kit'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
@@ -227,7 +227,8 @@ function FiltersButton({ count, isOpen, onToggle, controls }: { count: number; i
   )
 }
 
-export function ListScreen({ entity }: { entity: AnyEntity }) {
+/** `headerExtra`: a module's own control in the list's toolbar (the groups' List/Tree switch). */
+export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerExtra?: ReactNode }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const controller = useListController(entity)
@@ -270,6 +271,7 @@ export function ListScreen({ entity }: { entity: AnyEntity }) {
             </p>
           </div>
           <div className="flex w-full flex-wrap items-center gap-3 sm:w-auto">
+            {headerExtra}
             {searchField && (
               <ListSearchBox
                 label={t('list.search', { entity: plural })}

@@ -27,20 +27,22 @@ export function GroupList({ entity }: { entity: AnyEntity }) {
       {t(`accounting.view_${v}`)}
     </button>
   )
-  return (
-    <div className="space-y-4">
-      <div role="tablist" aria-label={t('accounting.view')} className="inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
-        {tab('list')}
-        {tab('tree')}
-      </div>
-      {view === 'tree' && primaryGroup ? (
-        <>
-          <h1 className="text-2xl font-semibold tracking-tight">{t(entity.listTitleKey)}</h1>
-          <GroupTree group={entity} primaryGroup={primaryGroup} />
-        </>
-      ) : (
-        <ListScreen entity={entity} />
-      )}
+  const switcher = (
+    <div role="tablist" aria-label={t('accounting.view')} className="inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
+      {tab('list')}
+      {tab('tree')}
     </div>
   )
+  if (view === 'tree' && primaryGroup) {
+    return (
+      <div className="space-y-4">
+        <header className="flex flex-wrap items-end justify-between gap-4">
+          <h1 className="text-2xl font-semibold tracking-tight">{t(entity.listTitleKey)}</h1>
+          {switcher}
+        </header>
+        <GroupTree group={entity} primaryGroup={primaryGroup} />
+      </div>
+    )
+  }
+  return <ListScreen entity={entity} headerExtra={switcher} />
 }
