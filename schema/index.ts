@@ -25,6 +25,7 @@ import { group } from './entities/accounting/group'
 import { ledgerAccount } from './entities/accounting/ledger-account'
 import { subLedgerAccount } from './entities/accounting/sub-ledger-account'
 import { accountLog } from './entities/accounting/account-log'
+import { vouchers } from './entities/accounting/vouchers'
 import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
@@ -53,6 +54,12 @@ export const registry = {
   ledger_account: ledgerAccount,
   sub_ledger_account: subLedgerAccount,
   account_log: accountLog,
+  payment_voucher: vouchers.payment_voucher,
+  receipt_voucher: vouchers.receipt_voucher,
+  sales: vouchers.sales,
+  purchase: vouchers.purchase,
+  contra: vouchers.contra,
+  journal: vouchers.journal,
 } as const
 
 export type Registry = typeof registry

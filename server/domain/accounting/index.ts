@@ -9,6 +9,7 @@ import { natureHooks, primaryGroupNature } from './nature'
 import { ledgerReportRows } from './ledger-report'
 import { groupRules } from './rules'
 import { trialBalanceRows } from './trial-balance'
+import { registerVoucherRoutes } from './voucher-routes'
 
 const CHART_ENTITIES = ['primary_group', 'group', 'ledger_account'] as const
 
@@ -33,6 +34,7 @@ export function accountingModule(): DomainModule {
     routes(app, deps) {
       engineHooks = deps.hooks
       registerAccountLogRoutes(app, deps)
+      registerVoucherRoutes(app, deps)
     },
     async onStart({ db, registry }) {
       // A test's registry of its own may have no chart of accounts.

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { beforeAll, expect, it } from 'vitest'
 import type { Action, Entity, Fields, GenericRoute, Report } from '../../../schema/kit'
+import { voucherSpecs } from '../../../schema/entities/accounting/vouchers'
 import { signToken } from '../../../server/auth/tokens'
 import { JWT_SECRET, type TestApp } from './app'
 
@@ -104,6 +105,24 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
           { method: 'DELETE', url: `${byName('account_log').api.base}/delete_multiple/`, access: permission('ACCOUNT_LOG_DELETE') },
         ]
       : []),
+    // The vouchers (server/domain/accounting/voucher-routes.ts): list, search, by invoice and every write are the module's.
+    ...voucherSpecs.flatMap((spec) => {
+      const e = entities.find((x) => x.name === spec.kind)
+      if (!e) return []
+      const p = (action: Action) => permission(e.permissions[action])
+      return [
+        { method: 'GET', url: `${e.api.base}/all/`, access: p('LIST') },
+        { method: 'GET', url: `${e.api.base}/search/`, access: p('LIST') },
+        { method: 'GET', url: `${e.api.base}/${spec.byInvoice}/:invoice_no`, access: p('DETAILS') },
+        { method: 'POST', url: `${e.api.base}/create/`, access: p('CREATE') },
+        ...['PUT', 'PATCH'].flatMap((method) => [
+          { method, url: `${e.api.base}/update/`, access: p('UPDATE') },
+          { method, url: `${e.api.base}/update/:id`, access: p('UPDATE') },
+        ]),
+        { method: 'DELETE', url: `${e.api.base}/delete/:id`, access: p('DELETE') },
+        { method: 'DELETE', url: `${e.api.base}/delete_multiple/`, access: p('DELETE') },
+      ]
+    }),
     ...(reports.some((r) => r.name === 'ledger_report') ? [{ method: 'GET', url: '/account_log_report/api/v1/account_log_report/general/', access: permission('LEDGER_REPORT_VIEW') }] : []),
   ]
 }

@@ -1,0 +1,268 @@
+import { sql } from 'kysely'
+import { beforeAll, expect, it } from 'vitest'
+import { registry } from '../../schema'
+import { voucherSpecs } from '../../schema/entities/accounting/vouchers'
+import type { Db } from '../../server/db/types'
+import { messageFor } from '../../server/i18n'
+import { describeEachDatabase, type Reply } from './helpers/app'
+import { multipart } from './helpers/multipart'
+
+/**
+ * The six vouchers (issue 10, api-contract §4.7, decisions.md "Accounting"): each create posts
+ * its lines to the general ledger under a new invoice number, the list shows one row per
+ * invoice, an update reverses what stood and posts again under the same number, a delete
+ * cancels with reversing rows — and a refused voucher writes nothing and takes no number.
+ */
+type Line = { ledger: number; debit_amount?: string; credit_amount?: string }
+type Ledgers = Record<'cash' | 'bank' | 'rent' | 'power' | 'sales' | 'purchase' | 'customer' | 'vendor', number>
+
+const DATE = '2026-04-15'
+const day = DATE.replaceAll('-', '')
+
+async function ledgerUnder(db: Db, name: string, group: string): Promise<number> {
+  return (await sql<{ id: number }>`insert into ledger_account (name, head_group) values (${name}, (select id from "group" where name = ${group})) returning id`.execute(db)).rows[0]!.id
+}
+const seeded = async (db: Db, name: string) => (await sql<{ id: number }>`select id from ledger_account where name = ${name} and is_deletable = false`.execute(db)).rows[0]!.id
+
+const logsOf = async (db: Db, reference: string) =>
+  (
+    await sql<{ ledger: number; debit_amount: string; credit_amount: string; log_type: string; log_date: string; reverses: number | null; branch: number | null }>`
+      select ledger, debit_amount, credit_amount, log_type, log_date, reverses, branch from account_log where reference_no = ${reference} order by id`.execute(db)
+  ).rows
+
+/** Each ledger's balance under a reference: all zero once it is cancelled. */
+const net = async (db: Db, reference: string) =>
+  (await sql<{ balance: string }>`select sum(debit_amount - credit_amount)::numeric(20,2)::text as balance from account_log where reference_no = ${reference} group by ledger order by ledger`.execute(db)).rows.map((r) => r.balance)
+
+describeEachDatabase('vouchers', (t) => {
+  let db: Db
+  let l: Ledgers
+  let branch: number
+  let subLedger: number
+
+  beforeAll(async () => {
+    db = t.current.db
+    l = {
+      cash: await seeded(db, 'Cash'),
+      bank: await seeded(db, 'Bank'),
+      sales: await seeded(db, 'Company Sales'),
+      purchase: await seeded(db, 'Company Purchase'),
+      rent: await ledgerUnder(db, 'Office Rent', 'Indirect Expenses'),
+      power: await ledgerUnder(db, 'Electricity', 'Indirect Expenses'),
+      customer: await ledgerUnder(db, 'Karim Traders', 'Customers'),
+      vendor: await ledgerUnder(db, 'Rahim Supplies', 'Sundry Creditors'),
+    }
+    branch = (await sql<{ id: number }>`insert into branch (name) values ('Voucher Branch') returning id`.execute(db)).rows[0]!.id
+    subLedger = (await sql<{ id: number }>`insert into sub_ledger_account (name) values ('office_rent') returning id`.execute(db)).rows[0]!.id
+  })
+
+  const baseOf = (kind: string) => registry[kind as keyof typeof registry].api.base
+  const specOf = (kind: string) => voucherSpecs.find((s) => s.kind === kind)!
+
+  /** Multipart `items[i][…]` for the kinds with a file, JSON `items` for contra and journal. */
+  function create(kind: string, lines: Line[], header: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Reply> {
+    const spec = specOf(kind)
+    const fields: Record<string, string> = { [spec.dateField]: DATE, branch: String(branch), ...(spec.hasSubLedger ? { sub_ledger: String(subLedger) } : {}), details: `${kind} of April`, ...header }
+    if (spec.hasFile) {
+      lines.forEach((line, i) => {
+        fields[`items[${i}][ledger]`] = String(line.ledger)
+        fields[`items[${i}][debit_amount]`] = line.debit_amount ?? '0'
+        fields[`items[${i}][credit_amount]`] = line.credit_amount ?? '0'
+      })
+      const body = multipart(fields)
+      return t.current.call({ method: 'POST', url: `${baseOf(kind)}/create/`, payload: body.payload, headers: { ...body.headers, ...headers } })
+    }
+    return t.current.call({ method: 'POST', url: `${baseOf(kind)}/create/`, payload: { ...fields, items: lines }, headers })
+  }
+
+  type Golden = { kind: string; lines: Line[]; listLedger: number; amount: string; related: string | string[] | null | undefined }
+  const goldens = (): Golden[] => [
+    { kind: 'payment_voucher', lines: [{ ledger: l.rent, debit_amount: '700' }, { ledger: l.power, debit_amount: '50.5' }, { ledger: l.cash, credit_amount: '750.50' }], listLedger: l.cash, amount: '750.50', related: ['Office Rent', 'Electricity'] },
+    { kind: 'receipt_voucher', lines: [{ ledger: l.customer, credit_amount: '1200' }, { ledger: l.bank, debit_amount: '1200' }], listLedger: l.bank, amount: '1200.00', related: 'Karim Traders' },
+    { kind: 'sales', lines: [{ ledger: l.customer, debit_amount: '1500.75' }, { ledger: l.sales, credit_amount: '1500.75' }], listLedger: l.sales, amount: '1500.75', related: 'Karim Traders' },
+    { kind: 'purchase', lines: [{ ledger: l.vendor, credit_amount: '800' }, { ledger: l.purchase, debit_amount: '800' }], listLedger: l.purchase, amount: '800.00', related: 'Rahim Supplies' },
+    { kind: 'contra', lines: [{ ledger: l.cash, debit_amount: '300' }, { ledger: l.bank, credit_amount: '300' }], listLedger: l.cash, amount: '300.00', related: undefined },
+    { kind: 'journal', lines: [{ ledger: l.rent, debit_amount: '250' }, { ledger: l.vendor, credit_amount: '250' }], listLedger: l.rent, amount: '250.00', related: undefined },
+  ]
+
+  it('creates each kind: a new number, its lines and identical general-ledger rows (golden), the list row, the by-invoice shape', async () => {
+    for (const g of goldens()) {
+      const spec = specOf(g.kind)
+      const invoice = `${spec.prefix}${day}001`
+      const r = await create(g.kind, g.lines)
+      expect(r.status, `${g.kind}: ${r.raw}`).toBe(201)
+      const amounts = (line: Line) => [line.ledger, Number(line.debit_amount ?? 0).toFixed(2), Number(line.credit_amount ?? 0).toFixed(2)]
+      expect(r.body[spec.listKey].map((x: Record<string, unknown>) => [x.ledger, x.debit_amount, x.credit_amount, x.invoice_no]), g.kind).toEqual(g.lines.map((line) => [...amounts(line), invoice]))
+      expect(await logsOf(db, invoice), g.kind).toEqual(g.lines.map((line) => {
+        const [ledger, debit, credit] = amounts(line)
+        return { ledger, debit_amount: debit, credit_amount: credit, log_type: g.kind, log_date: DATE, reverses: null, branch }
+      }))
+      expect(r.body.account_logs).toHaveLength(g.lines.length)
+
+      const list = await t.current.call({ method: 'GET', url: `${baseOf(g.kind)}/all/` })
+      expect(list.status, list.raw).toBe(200)
+      expect(list.body.total_elements, g.kind).toBe(1)
+      const row = list.body[spec.listKey][0]
+      expect(row, g.kind).toMatchObject({ invoice_no: invoice, amount: g.amount, ledger: { id: g.listLedger }, branch: { id: branch, name: 'Voucher Branch' }, [spec.dateField]: DATE, details: `${g.kind} of April`, created_by: 'admin@example.com' })
+      if (g.related === undefined) expect(row, g.kind).not.toHaveProperty('related_ledgers')
+      else expect(row.related_ledgers, g.kind).toEqual(g.related)
+
+      const byInvoice = await t.current.call({ method: 'GET', url: `${baseOf(g.kind)}/${spec.byInvoice}/${invoice}` })
+      expect(byInvoice.status).toBe(200)
+      expect(byInvoice.body).toMatchObject({ invoice_no: invoice, branch: { id: branch, name: 'Voucher Branch' }, [spec.dateField]: DATE, details: `${g.kind} of April` })
+      expect(byInvoice.body.sub_ledger, g.kind).toEqual(spec.hasSubLedger ? { id: subLedger, name: 'office_rent' } : null)
+      expect(byInvoice.body.items.map((x: { ledger: { id: number } }) => x.ledger.id)).toEqual(g.lines.map((line) => line.ledger))
+
+      const read = await t.current.call({ method: 'GET', url: `${baseOf(g.kind)}/${row.id}` })
+      expect(read.status).toBe(200)
+      expect(read.body.invoice_no).toBe(invoice)
+    }
+  })
+
+  it('numbers the next voucher of a day after the last and finds it by search', async () => {
+    const r = await create('journal', [{ ledger: l.power, debit_amount: '10' }, { ledger: l.vendor, credit_amount: '10' }])
+    expect(r.status).toBe(201)
+    const invoice = `JO${day}002`
+    expect(r.body.journals[0].invoice_no).toBe(invoice)
+    const found = await t.current.call({ method: 'GET', url: `${baseOf('journal')}/search/?invoice_no=${day}002` })
+    expect(found.body.journals.map((x: { invoice_no: string }) => x.invoice_no)).toEqual([invoice])
+    const none = await t.current.call({ method: 'GET', url: `${baseOf('journal')}/search/?invoice_no=NOPE` })
+    expect(none.body).toMatchObject({ journals: [], total_elements: 0 })
+    const nul = await t.current.call({ method: 'GET', url: `${baseOf('journal')}/search/?invoice_no=a%00b` })
+    expect(nul.status).toBe(400)
+    const unknownParam = await t.current.call({ method: 'GET', url: `${baseOf('journal')}/search/?nope=1` })
+    expect(unknownParam.status).toBe(400)
+    expect(unknownParam.body).toEqual({ detail: expect.any(String) })
+    // Contra and journal lists go by invoice, ascending.
+    const list = await t.current.call({ method: 'GET', url: `${baseOf('journal')}/all/` })
+    expect(list.body.journals.map((x: { invoice_no: string }) => x.invoice_no)).toEqual([`JO${day}001`, invoice])
+  })
+
+  it('answers an unknown invoice with its message, in the request’s language', async () => {
+    const r = await t.current.call({ method: 'GET', url: `${baseOf('sales')}/receipt_voucher_by_invoice_no/SA20990101001` })
+    expect(r.status).toBe(404)
+    expect(r.body).toEqual({ detail: 'Invoice no SA20990101001 has no Receivable Bill.' })
+    const tr = await t.current.call({ method: 'GET', url: `${baseOf('payment_voucher')}/payment_voucher_by_invoice_no/PV1`, headers: { 'accept-language': 'tr' } })
+    expect(tr.body).toEqual({ detail: 'PV1 numaralı Ödeme Fişi bulunamadı.' })
+  })
+
+  it('refuses unbalanced, one-sided, negative and cash-breaking vouchers with a field map, writing nothing and taking no number', async () => {
+    const before = Number((await sql<{ n: number }>`select count(*)::int as n from account_log`.execute(db)).rows[0]!.n)
+    const cases: Array<[string, Line[], Record<string, unknown>]> = [
+      ['unbalanced', [{ ledger: l.rent, debit_amount: '100' }, { ledger: l.cash, credit_amount: '90.25' }], { items: ['Total debit (100.00) and total credit (90.25) must be equal: they differ by 9.75.'] }],
+      ['one line', [{ ledger: l.cash, credit_amount: '100' }], { items: [expect.any(String)] }],
+      ['both sides', [{ ledger: l.rent, debit_amount: '5', credit_amount: '5' }, { ledger: l.cash, credit_amount: '5' }], { 'items.0.debit_amount': [expect.any(String)] }],
+      ['negative', [{ ledger: l.rent, debit_amount: '-5' }, { ledger: l.cash, credit_amount: '-5' }], { 'items.0.debit_amount': [expect.any(String)], 'items.1.credit_amount': [expect.any(String)] }],
+      ['cash debited', [{ ledger: l.cash, debit_amount: '5' }, { ledger: l.bank, credit_amount: '5' }], { 'items.0.ledger': [expect.any(String)] }],
+    ]
+    for (const [name, lines, fields] of cases) {
+      const r = await create('payment_voucher', lines, { [specOf('payment_voucher').dateField]: '2026-05-01' })
+      expect(r.status, name).toBe(400)
+      expect(r.body, name).toMatchObject(fields)
+    }
+    const bad = await create('payment_voucher', [{ ledger: l.rent, debit_amount: '5' }, { ledger: l.cash, credit_amount: '5' }], { payment_date: '2026-02-30' })
+    expect(bad.status).toBe(400)
+    expect(Object.keys(bad.body)).toEqual(['payment_date'])
+    expect(Number((await sql<{ n: number }>`select count(*)::int as n from account_log`.execute(db)).rows[0]!.n)).toBe(before)
+    // No number was consumed: the first voucher of that day is 001.
+    const ok = await create('payment_voucher', [{ ledger: l.rent, debit_amount: '5' }, { ledger: l.cash, credit_amount: '5' }], { payment_date: '2026-05-01' })
+    expect(ok.status).toBe(201)
+    expect(ok.body.payment_vouchers[0].invoice_no).toBe('PV20260501001')
+  })
+
+  it('says a line’s problem in the request’s language', async () => {
+    const lines = [{ ledger: l.rent, debit_amount: '5' }, { ledger: l.cash, credit_amount: '5' }]
+    const tr = await create('journal', lines, {}, { 'accept-language': 'tr' })
+    expect(tr.status).toBe(400)
+    expect(tr.body).toEqual({ 'items.1.ledger': [messageFor('tr', { key: 'validation.journal_no_cash' })] })
+    const en = await create('journal', lines)
+    expect(en.body).toEqual({ 'items.1.ledger': [messageFor('en', { key: 'validation.journal_no_cash' })] })
+    expect(en.body['items.1.ledger'][0]).not.toBe(tr.body['items.1.ledger'][0])
+  })
+
+  it('updates by reversing what stood and posting the new version under the same number, history readable', async () => {
+    const created = await create('receipt_voucher', [{ ledger: l.bank, debit_amount: '400' }, { ledger: l.customer, credit_amount: '400' }], { receipt_date: '2026-06-01' })
+    const invoice = created.body.receipt_vouchers[0].invoice_no as string
+    const r = await t.current.call({
+      method: 'PUT',
+      url: `${baseOf('receipt_voucher')}/update/`,
+      payload: { invoice_no: invoice, details: 'corrected', items: [{ ledger: l.cash, debit_amount: '450' }, { ledger: l.customer, credit_amount: '450' }] },
+    })
+    expect(r.status, r.raw).toBe(200)
+    expect(r.body.detail).toBe(`ReceiptVoucher ${invoice} updated successfully`)
+    expect(r.body.data.receipt_vouchers.map((x: { invoice_no: string; ledger: number }) => [x.invoice_no, x.ledger])).toEqual([[invoice, l.cash], [invoice, l.customer]])
+    const rows = await logsOf(db, invoice)
+    expect(rows.map((x) => [x.ledger, x.debit_amount, x.credit_amount, x.reverses === null])).toEqual([
+      [l.bank, '400.00', '0.00', true],
+      [l.customer, '0.00', '400.00', true],
+      [l.bank, '0.00', '400.00', false],
+      [l.customer, '400.00', '0.00', false],
+      [l.cash, '450.00', '0.00', true],
+      [l.customer, '0.00', '450.00', true],
+    ])
+    const byInvoice = await t.current.call({ method: 'GET', url: `${baseOf('receipt_voucher')}/receipt_voucher_by_invoice_no/${invoice}` })
+    expect(byInvoice.body).toMatchObject({ details: 'corrected', receipt_date: '2026-06-01' })
+
+    // A refused update leaves the voucher and its ledger as they were.
+    const count = (await logsOf(db, invoice)).length
+    const refused = await t.current.call({ method: 'PUT', url: `${baseOf('receipt_voucher')}/update/`, payload: { invoice_no: invoice, items: [{ ledger: l.cash, debit_amount: '1' }, { ledger: l.customer, credit_amount: '2' }] } })
+    expect(refused.status).toBe(400)
+    expect((await logsOf(db, invoice)).length).toBe(count)
+    const unknown = await t.current.call({ method: 'PUT', url: `${baseOf('receipt_voucher')}/update/`, payload: { invoice_no: 'RV20990101001', items: [] } })
+    expect(unknown.status).toBe(404)
+  })
+
+  it('deletes by cancelling: reversing rows net the invoice to zero and it leaves the list', async () => {
+    const one = await create('purchase', [{ ledger: l.purchase, debit_amount: '90' }, { ledger: l.vendor, credit_amount: '90' }], { purchase_date: '2026-06-02' })
+    const two = await create('purchase', [{ ledger: l.purchase, debit_amount: '30' }, { ledger: l.vendor, credit_amount: '30' }], { purchase_date: '2026-06-02' })
+    type Stored = { id: number; invoice_no: string }
+    const a = one.body.purchases[0] as Stored
+    const b = two.body.purchases[1] as Stored
+    const del = await t.current.call({ method: 'DELETE', url: `${baseOf('purchase')}/delete/${a.id}` })
+    expect(del.status).toBe(200)
+    expect(del.body.detail).toBe(`Purchase id - ${a.id} is deleted successfully`)
+    expect(await net(db, a.invoice_no)).toEqual(['0.00', '0.00'])
+    expect((await logsOf(db, a.invoice_no)).filter((x) => x.reverses !== null)).toHaveLength(2)
+    const missing = await t.current.call({ method: 'DELETE', url: `${baseOf('purchase')}/delete/${a.id}` })
+    expect(missing.status).toBe(404)
+
+    const many = await t.current.call({ method: 'DELETE', url: `${baseOf('purchase')}/delete_multiple/`, payload: { ids: [b.id] } })
+    expect(many.status).toBe(200)
+    expect(await net(db, b.invoice_no)).toEqual(['0.00', '0.00'])
+    const audit = await sql<{ action: string; n: number }>`select action, count(*)::int as n from audit_log where entity = 'purchase' and entity_id = any(${[a.id, b.id]}::bigint[]) group by action order by action`.execute(db)
+    expect(audit.rows).toEqual([{ action: 'create', n: 2 }, { action: 'delete', n: 2 }])
+    const list = await t.current.call({ method: 'GET', url: `${baseOf('purchase')}/search/?invoice_no=PU20260602` })
+    expect(list.body.purchases).toEqual([])
+  })
+
+  it('keeps a multipart file on a payment voucher', async () => {
+    const body = multipart(
+      { payment_date: '2026-06-03', 'items[0][ledger]': String(l.rent), 'items[0][debit_amount]': '20', 'items[1][ledger]': String(l.cash), 'items[1][credit_amount]': '20' },
+      [{ name: 'file', filename: 'receipt.pdf', type: 'application/pdf', data: Buffer.from('%PDF-1.4 test') }],
+    )
+    const r = await t.current.call({ method: 'POST', url: `${baseOf('payment_voucher')}/create/`, payload: body.payload, headers: body.headers })
+    expect(r.status, r.raw).toBe(201)
+    const invoice = r.body.payment_vouchers[0].invoice_no as string
+    const byInvoice = await t.current.call({ method: 'GET', url: `${baseOf('payment_voucher')}/payment_voucher_by_invoice_no/${invoice}` })
+    expect(byInvoice.body.file).toMatch(/^\/media\/payment_voucher\/.+\.pdf$/)
+
+    // A path the client names is not taken for a file.
+    const forged = await t.current.call({
+      method: 'POST',
+      url: `${baseOf('payment_voucher')}/create/`,
+      payload: { payment_date: '2026-06-03', file: '/media/user/secret.pdf', items: [{ ledger: l.rent, debit_amount: '1' }, { ledger: l.cash, credit_amount: '1' }] },
+    })
+    expect(forged.status).toBe(201)
+    expect(forged.body.payment_vouchers[0].file).toBeNull()
+
+    // An update by a line's id (multipart, as the form sends it) keeps the stored file and number.
+    const lineId = r.body.payment_vouchers[0].id as number
+    const update = multipart({ 'items[0][ledger]': String(l.power), 'items[0][debit_amount]': '25', 'items[1][ledger]': String(l.cash), 'items[1][credit_amount]': '25' })
+    const updated = await t.current.call({ method: 'PATCH', url: `${baseOf('payment_voucher')}/update/${lineId}`, payload: update.payload, headers: update.headers })
+    expect(updated.status, updated.raw).toBe(200)
+    expect(updated.body.data.payment_vouchers.map((x: { invoice_no: string; file: string; payment_date: string }) => [x.invoice_no, x.file, x.payment_date])).toEqual([
+      [invoice, byInvoice.body.file, '2026-06-03'],
+      [invoice, byInvoice.body.file, '2026-06-03'],
+    ])
+  })
+})
