@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next'
 import { LanguageSelect } from '../../shell/LanguageSelect'
 import { Logo } from '../../shell/Logo'
 
-/** The frame of a guest's page without the shell (the password reset pages): logo, language, a card. */
-export function GuestPage({ children }: { children: ReactNode }) {
+/** The frame of a guest's page without the shell (register, the password reset pages): logo, language, a card. */
+export function GuestPage({ children, isWide = false }: { children: ReactNode; isWide?: boolean }) {
   const { t } = useTranslation()
   return (
     <div className="flex min-h-dvh items-start justify-center bg-slate-50 px-4 py-10 sm:items-center dark:bg-slate-950">
-      <main className="w-full max-w-md">
+      <main className={`w-full ${isWide ? 'max-w-xl' : 'max-w-md'}`}>
         <div className="mb-6 flex items-center justify-between gap-4">
           <div className="flex items-center gap-3">
             <Logo className="size-10" />

@@ -6,8 +6,7 @@ import type { AnyEntity } from '../../engine/entity-api'
 import { FieldRow } from '../../engine/form/FieldRow'
 import { Banner } from '../../engine/ui/Banner'
 import { Spinner } from '../../engine/ui/PageSpinner'
-import { LanguageSelect } from '../../shell/LanguageSelect'
-import { Logo } from '../../shell/Logo'
+import { GuestPage, linkClass, primaryButtonClass } from './GuestPage'
 import { f } from '../../../schema/kit'
 import { useRegisterForm } from './useRegisterForm'
 
@@ -27,20 +26,11 @@ function RegisterForm({ user }: { user: AnyEntity }) {
   const row = (name: string) => <FieldRow key={name} name={name} field={entity.fields[name]!} labelKey={entity.fieldLabelKey(name)} control={form.control} />
 
   return (
-    <div className="flex min-h-dvh items-start justify-center bg-slate-50 px-4 py-10 sm:items-center dark:bg-slate-950">
-      <main className="w-full max-w-xl">
-        <div className="mb-6 flex items-center justify-between gap-4">
-          <div className="flex items-center gap-3">
-            <Logo className="size-10" />
-            <span className="text-lg font-semibold tracking-tight">{t('app.name')}</span>
-          </div>
-          <LanguageSelect />
-        </div>
+    <GuestPage isWide>
         <form
           onSubmit={(e) => void submit(e)}
           noValidate
           aria-label={t('register.title')}
-          className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
         >
           <h1 className="text-2xl font-semibold tracking-tight">{t('register.title')}</h1>
           <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('register.subtitle')}</p>
@@ -60,19 +50,18 @@ function RegisterForm({ user }: { user: AnyEntity }) {
           <button
             type="submit"
             disabled={isSubmitting}
-            className="mt-8 flex w-full items-center justify-center gap-2 rounded-lg bg-indigo-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
+            className={primaryButtonClass}
           >
             {isSubmitting && <Spinner className="size-4" />}
             {t(isSubmitting ? 'register.submitting' : 'register.submit')}
           </button>
           <p className="mt-6 text-center text-sm text-slate-500 dark:text-slate-400">
             {t('register.have_account')}{' '}
-            <Link to={paths.login} className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+            <Link to={paths.login} className={linkClass}>
               {t('auth.login')}
             </Link>
           </p>
         </form>
-      </main>
-    </div>
+    </GuestPage>
   )
 }
