@@ -29,9 +29,11 @@ export default defineConfig({
             {
               // The signed-in shell in its default state (layout 1) and what every signed-in
               // screen uses (the route guard, the navigation, the user menu, the modules' screen
-              // maps); the other layouts, navbar styles and panels stay in their own chunks.
+              // maps — all of them: a map left in another chunk makes a cycle with this one, and
+              // after a sign-in it was read before it was set); the other layouts, navbar styles
+              // and panels stay in their own chunks.
               name: 'shell',
-              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|LanguageItems|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes)|modules[\\/]identity[\\/]screens)\.tsx?$/,
+              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|LanguageItems|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes)|modules[\\/][a-z-]+[\\/]screens)\.tsx?$/,
             },
           ],
         },

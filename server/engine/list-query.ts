@@ -65,7 +65,7 @@ function containsClause(registry: Registry, entity: Entity<string, Fields>, alia
   return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, field)} and ${matches(sql`${ref('x', t.labelField)}`, needle)})`
 }
 
-function whereClause(registry: Registry, entity: Entity<string, Fields>, alias: string, filters: readonly Filter[]): RawBuilder<unknown> {
+export function whereClause(registry: Registry, entity: Entity<string, Fields>, alias: string, filters: readonly Filter[]): RawBuilder<unknown> {
   if (filters.length === 0) return sql``
   const conditions = filters.map((f) => {
     if (f.op === 'search') {

@@ -17,16 +17,25 @@ import { validateShape, type Values } from './validate'
  * every row, and whatever else the query's author adds), and `GET /api/reports/<name>/csv`,
  * every row streamed through a cursor with the column labels in the caller's language.
  */
-export type ReportSource = RawBuilder<unknown> | { query: RawBuilder<unknown>; extra?: Record<string, unknown> }
+export type ReportSource = RawBuilder<unknown> | ReportQuery
 
-export type ReportRun = (args: { db: Executor; params: Values; actor: Actor | null; registry: Registry }) => ReportSource | Promise<ReportSource>
+/**
+ * A report that knows its number of rows and its totals without reading its rows (the ledger
+ * report, from the day totals the database keeps) gives them as `summary`, and its query then
+ * gives the rows of one page alone: `run` is passed the page asked for (`page`, to be clamped
+ * to the last page as the engine does), and the engine only orders what the query gives.
+ */
+export type ReportSummary = { count: number; totals: Record<string, string> }
+type ReportQuery = { query: RawBuilder<unknown>; extra?: Record<string, unknown>; summary?: ReportSummary }
+
+export type ReportRun = (args: { db: Executor; params: Values; actor: Actor | null; registry: Registry; page?: { page: number; size: number } }) => ReportSource | Promise<ReportSource>
 
 /** The domain's queries of the registry's reports, by report name. */
 export type ReportRuns = ReadonlyMap<string, ReportRun>
 
 const id = sql.id
 
-const sourceOf = (s: ReportSource) => ('query' in s && !('compile' in s) ? s : { query: s as RawBuilder<unknown>, extra: undefined })
+const sourceOf = (s: ReportSource): ReportQuery => ('query' in s && !('compile' in s) ? s : { query: s as RawBuilder<unknown>, extra: undefined })
 
 /** ORDER BY of the report's declared ordering, over the query's columns. */
 function orderOf(report: Report): RawBuilder<unknown> {
@@ -70,20 +79,22 @@ export function registerReportRoutes(app: FastifyInstance, deps: { db: Db; regis
     const run = deps.runs.get(report.name)
     if (!run) throw new Error(`The report '${report.name}' has no query: a domain module must give one (reports: { ${report.name}: … })`)
     const config = { permission: report.permission }
-    const prepare = async (query: Values, actor: Actor | null) => {
+    const prepare = async (query: Values, actor: Actor | null, page?: { page: number; size: number }) => {
       const params = validateShape(paramsShape(report), query)
-      return sourceOf(await run({ db: deps.db, params, actor, registry: deps.registry }))
+      return sourceOf(await run({ db: deps.db, params, actor, registry: deps.registry, page }))
     }
 
     app.get<{ Querystring: Values }>(`${report.api.base}/`, { config }, async (request) => {
-      const { query, extra } = await prepare(request.query, request.principal ?? null)
+      const { query, extra, summary: known } = await prepare(request.query, request.principal ?? null, report.isPaged ? pageOf(request.query) : undefined)
       const totals = report.totals.map((c) => sql`coalesce(sum(r.${id(c)}), 0)::text as ${id(c)}`)
-      const summary = await sql<Record<string, string>>`select ${sql.join([sql`count(*) as __count`, ...totals])} from (${query}) r`.execute(deps.db)
+      const summary = known
+        ? { rows: [{ __count: String(known.count), ...known.totals }] }
+        : await sql<Record<string, string>>`select ${sql.join([sql`count(*) as __count`, ...totals])} from (${query}) r`.execute(deps.db)
       const total = Number(summary.rows[0]?.__count ?? 0)
       const { page: asked, size } = report.isPaged ? pageOf(request.query) : { page: 1, size: Math.max(1, total) }
       const totalPages = Math.max(1, Math.ceil(total / size))
       const page = Math.min(asked, totalPages)
-      const limit = report.isPaged ? sql`limit ${size} offset ${(page - 1) * size}` : sql``
+      const limit = report.isPaged && !known ? sql`limit ${size} offset ${(page - 1) * size}` : sql``
       const rows = await sql<Record<string, unknown>>`select * from (${query}) r ${orderOf(report)} ${limit}`.execute(deps.db)
       const { __count: _, ...sums } = summary.rows[0] ?? {}
       return { rows: rows.rows, page, size, total_pages: totalPages, total_elements: total, totals: sums, ...extra }

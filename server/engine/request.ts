@@ -100,8 +100,9 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
     }
     const field = entity.fields[key]
     const range = field ? undefined : rangeOf(entity, key)
-    if ((!field || !EXACT_KINDS.has(field.kind)) && !range) {
-      const allowed = [...entity.searchFields, ...entity.fieldNames.filter((n) => EXACT_KINDS.has(entity.fields[n]!.kind)), ...rangeParams(entity)]
+    // A value worked out on read (a ledger's nature) has no column to filter by.
+    if ((!field || !EXACT_KINDS.has(field.kind) || field.isVirtual) && !range) {
+      const allowed = [...entity.searchFields, ...entity.fieldNames.filter((n) => EXACT_KINDS.has(entity.fields[n]!.kind) && !entity.fields[n]!.isVirtual), ...rangeParams(entity)]
       throw new BusinessError({ key: 'detail.search_param', params: { param: key, params: allowed.join(', ') } })
     }
     if (value === '') continue

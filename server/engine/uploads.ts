@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import '@fastify/multipart'
 import { sql } from 'kysely'
 import { storageOf, type Entity, type Fields } from '../../schema/kit'
-import type { Db } from '../db/types'
+import type { Db, Executor } from '../db/types'
 import { BusinessError, HttpError, ValidationError } from './errors'
 import type { EntityHooks } from './hooks'
 import type { Registry } from './list-query'
@@ -211,6 +211,20 @@ const fileFieldsOf = (entity: Entity<string, Fields>): string[] => entity.fieldN
 const isStoredUpload = (v: unknown): v is string => typeof v === 'string' && v.startsWith('/media/')
 
 /**
+ * Marks files as no longer needed by the write in progress (a module that writes its rows
+ * itself, as vouchers do, says so here): once the transaction commits the sweeper removes
+ * those that no record holds — one a record still holds, or took again, stays.
+ */
+export async function releaseFiles(trx: Executor, paths: readonly unknown[]): Promise<void> {
+  const released = [...new Set(paths.filter(isStoredUpload))]
+  if (released.length === 0) return
+  await sql`
+    insert into ${sql.id(MEDIA_FILE_TABLE)} (path, released_at) select unnest(${released}::text[]), now()
+    on conflict (path) do update set released_at = now()`.execute(trx)
+  for (const store of stores.values()) store.kick()
+}
+
+/**
  * Engine hooks, for every entity with a file field, that release the files a write leaves
  * behind: the former value of a file field an update changed, every file of a deleted row.
  * The release is part of the write's transaction (a write that fails releases nothing); the
@@ -224,11 +238,7 @@ export function mediaHooks(registry: Registry): Record<string, EntityHooks> {
       const released = fileFieldsOf(entity)
         .filter((n) => isStoredUpload(before[n]) && before[n] !== after?.[n])
         .map((n) => before[n] as string)
-      if (released.length === 0) return
-      await sql`
-        insert into ${sql.id(MEDIA_FILE_TABLE)} (path, released_at) select unnest(${released}::text[]), now()
-        on conflict (path) do update set released_at = now()`.execute(trx)
-      for (const store of stores.values()) store.kick()
+      await releaseFiles(trx, released)
     },
   }
   // A child entity runs its parent's hooks: the parent's registration covers the fields it inherits.

@@ -18,7 +18,7 @@ import { paths } from './paths'
 /**
  * The part of the route tree behind the session — the shell and every screen in it — and
  * the register screen. Every entity gets its list at `ui.listPath`, its form at
- * `ui.formPath/$id/{-$name}` (`new` creates) and the same form at `ui.areaPath/$id`; a
+ * `ui.formPath/$id/{-$name}` (`new` creates) and, alone in its area, the same form at `ui.areaPath/$id`; a
  * module's screen map may put its own list or form there, or extend the generic form.
  * Every report gets its screen at `ui.path`, for the holders of its permission.
  * Kept out of the entry module: the login screen never needs it.
@@ -178,7 +178,11 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
   ]
 
   // A document's lines have no screens of their own: they are edited in the document's form.
-  const entityRoutes = entities.filter((entity) => !entity.isLine).flatMap((entity) => {
+  const screenEntities = entities.filter((entity) => !entity.isLine)
+  // `/apps/<area>/$id` is an entity's only when it is alone in its area (four vouchers share `accounts/`).
+  const areaCount = new Map<string, number>()
+  for (const entity of screenEntities) areaCount.set(entity.ui.areaPath, (areaCount.get(entity.ui.areaPath) ?? 0) + 1)
+  const entityRoutes = screenEntities.flatMap((entity) => {
     const entityScreens = screens[entity.name] ?? {}
     const form = formComponent(entity, entityScreens)
     const formGuard = requires((params) => screenRequirement(entity, params.id === 'new' ? 'new' : 'record'))
@@ -194,7 +198,7 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
         },
       }),
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: form }),
-      createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form }),
+      ...(areaCount.get(entity.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form })] : []),
     ]
   })
 

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { inEveryLook, overflowOf } from './support/looks'
 
 /**
  * A report in real Chromium against the built app and a real server: the admin opens the
@@ -140,27 +141,15 @@ describe('a report in the browser', () => {
 
   it('fits light and dark, English and Arabic, a desktop and a phone', async () => {
     const stored = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage)) as Record<string, string>)
-    for (const width of [1280, 390]) {
-      for (const language of ['en', 'ar'] as const) {
-        for (const mode of ['light', 'dark'] as const) {
-          const context = await browser.newContext({ viewport: { width, height: width > 600 ? 900 : 844 }, colorScheme: mode })
-          const theme = `default-${mode}`
-          const settings = { theme: { main: theme, navbar: 'default-dark', toolbar: theme, footer: 'default-dark' }, direction: language === 'ar' ? 'rtl' : 'ltr' }
-          await context.addInitScript((values: Record<string, string>) => {
-            for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v)
-          }, { ...stored, layout_settings: JSON.stringify(settings), language })
-          const shot = await context.newPage()
-          await shot.goto(`${server.url}${STAFF_COSTS}?is_active=yes`)
-          await expect.poll(() => totalsRow(shot).isVisible()).toBe(true)
-          await shot.waitForLoadState('networkidle')
-          expect(await shot.evaluate(() => document.documentElement.dir)).toBe(language === 'ar' ? 'rtl' : 'ltr')
-          await shot.screenshot({ path: join(shotsDir, `staff-costs-${width}-${language}-${mode}.png`), fullPage: true })
-          // Nothing wider than the screen: a wide table scrolls in its card.
-          expect(await shot.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
-          await context.close()
-        }
-      }
-    }
+    await inEveryLook(browser, stored, async (shot, { width, language, mode }) => {
+      await shot.goto(`${server.url}${STAFF_COSTS}?is_active=yes`)
+      await expect.poll(() => totalsRow(shot).isVisible()).toBe(true)
+      await shot.waitForLoadState('networkidle')
+      expect(await shot.evaluate(() => document.documentElement.dir)).toBe(language === 'ar' ? 'rtl' : 'ltr')
+      await shot.screenshot({ path: join(shotsDir, `staff-costs-${width}-${language}-${mode}.png`), fullPage: true })
+      // Nothing wider than the screen: a wide table scrolls in its card.
+      expect(await overflowOf(shot)).toBeLessThanOrEqual(0)
+    })
   })
 
   it('shows the change log, paged, newest first', async () => {

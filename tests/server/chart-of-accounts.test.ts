@@ -157,6 +157,9 @@ describeEachDatabase('chart of accounts', (t) => {
     const sales = ledgers.find((l) => l.name === 'Company Sales')!
     expect((await t.current.call({ method: 'GET', url: `${LEDGER}/${sales.id}` })).body).toMatchObject({ nature: 'incomes', normal_balance: 'credit' })
     expect(ledgers.find((l) => l.name === 'Profit & Loss A/C')).toMatchObject({ nature: 'liabilities', normal_balance: 'credit' })
+    // Where money is held: what a voucher's ledger search marks (domain-anchors §1.2).
+    expect(ledgers.filter((l) => (l as Listed & { is_cash_bank: boolean }).is_cash_bank).map((l) => l.name).sort()).toEqual(['Bank', 'Cash'])
+    expect((await t.current.call({ method: 'GET', url: `${LEDGER}/${sales.id}` })).body.is_cash_bank).toBe(false)
     const primaries = (await t.current.call({ method: 'GET', url: `${PRIMARY}/all/` })).body.primary_groups as Listed[]
     expect(primaries.map((p) => p.normal_balance)).toEqual(['debit', 'credit', 'debit', 'credit'])
     // Moving a group moves what lies under it.

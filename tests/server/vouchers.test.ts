@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { sql } from 'kysely'
 import { beforeAll, expect, it } from 'vitest'
 import { registry } from '../../schema'
 import { voucherSpecs } from '../../schema/entities/accounting/vouchers'
 import type { Db } from '../../server/db/types'
+import { sweepReleasedMedia } from '../../server/engine/uploads'
 import { messageFor } from '../../server/i18n'
 import { describeEachDatabase, type Reply } from './helpers/app'
 import { multipart } from './helpers/multipart'
@@ -138,6 +141,32 @@ describeEachDatabase('vouchers', (t) => {
     expect(list.body.journals.map((x: { invoice_no: string }) => x.invoice_no)).toEqual([`JO${day}001`, invoice])
   })
 
+  it('filters the list with the engine’s vocabulary: an invoice is listed when any of its lines meets them', async () => {
+    const other = await create('payment_voucher', [{ ledger: l.power, debit_amount: '20' }, { ledger: l.bank, credit_amount: '20' }], { payment_date: '2026-05-02' })
+    expect(other.status).toBe(201)
+    const ids = async (query: string) => {
+      const r = await t.current.call({ method: 'GET', url: `${baseOf('payment_voucher')}/all/?${query}` })
+      expect(r.status, r.raw).toBe(200)
+      return r.body.payment_vouchers.map((x: { invoice_no: string }) => x.invoice_no)
+    }
+    // By a ledger's id on any line (the rent was paid by the first voucher only), by a ledger's name through `q`.
+    expect(await ids(`ledger=${l.rent}`)).toEqual([`PV${day}001`])
+    expect(await ids('q=electric')).toEqual(['PV20260502001', `PV${day}001`])
+    expect(await ids('q=20260502')).toEqual(['PV20260502001'])
+    expect(await ids('payment_date_after=2026-05-01')).toEqual(['PV20260502001'])
+    expect(await ids('payment_date_before=2026-04-30')).toEqual([`PV${day}001`])
+    expect(await ids('ordering=payment_date')).toEqual([`PV${day}001`, 'PV20260502001'])
+    // The shown line stays the cash or bank line whatever line matched.
+    const shown = await t.current.call({ method: 'GET', url: `${baseOf('payment_voucher')}/all/?ledger=${l.rent}` })
+    expect(shown.body.payment_vouchers[0]).toMatchObject({ ledger: { id: l.cash, name: 'Cash' }, amount: '750.50' })
+    const bad = await t.current.call({ method: 'GET', url: `${baseOf('payment_voucher')}/all/?payment_date_after=someday` })
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual({ payment_date_after: [expect.any(String)] })
+    const badOrder = await t.current.call({ method: 'GET', url: `${baseOf('payment_voucher')}/all/?ordering=amount` })
+    expect(badOrder.status).toBe(400)
+    await t.current.call({ method: 'DELETE', url: `${baseOf('payment_voucher')}/delete/${other.body.payment_vouchers[0].id}` })
+  })
+
   it('answers an unknown invoice with its message, in the request’s language', async () => {
     const r = await t.current.call({ method: 'GET', url: `${baseOf('sales')}/receipt_voucher_by_invoice_no/SA20990101001` })
     expect(r.status).toBe(404)
@@ -264,5 +293,16 @@ describeEachDatabase('vouchers', (t) => {
       [invoice, byInvoice.body.file, '2026-06-03'],
       [invoice, byInvoice.body.file, '2026-06-03'],
     ])
+    const onDisk = join(t.current.mediaDir, (byInvoice.body.file as string).slice('/media/'.length))
+    // The update's new lines hold the file again: the sweeper keeps it.
+    await sweepReleasedMedia(t.current.mediaDir)
+    expect(existsSync(onDisk)).toBe(true)
+
+    // A cancelled voucher holds it no more: released with the cancellation, then removed.
+    const newLine = updated.body.data.payment_vouchers[0].id as number
+    expect((await t.current.call({ method: 'DELETE', url: `${baseOf('payment_voucher')}/delete/${newLine}` })).status).toBe(200)
+    await expect.poll(async () => (await sql<{ n: number }>`select count(*)::int as n from media_file where path = ${byInvoice.body.file} and released_at is not null`.execute(db)).rows[0]!.n).toBe(1)
+    await sweepReleasedMedia(t.current.mediaDir)
+    expect(existsSync(onDisk)).toBe(false)
   })
 })

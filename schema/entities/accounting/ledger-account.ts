@@ -24,6 +24,8 @@ export const ledgerAccount = defineEntity({
     is_deletable: f.boolean({ default: true, readOnly: true }),
     is_default: f.boolean({ default: false }),
     ...natureFields,
+    // Under Cash-in-Hand or Bank Accounts: where a payment's money leaves and a receipt's enters (filled on read).
+    is_cash_bank: f.boolean({ virtual: true, compute: () => false, sortable: false }),
   },
   rules: headRules,
   builtIn: { field: 'is_deletable', values: [false], message: 'detail.chart_seed_undeletable' },

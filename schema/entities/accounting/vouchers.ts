@@ -14,11 +14,7 @@ export type VoucherSpec = {
   readonly listKey: string
   readonly dateField: string
   readonly prefix: string
-  /**
-   * The screens: list at `/apps/<area>/<list>`, a voucher at `/apps/<area>/<form>/{id}`. The spec
-   * puts four of them under `accounts/`; the router gives each area one `/$id` route, so each
-   * kind has its own area until the voucher screens map the spec's paths.
-   */
+  /** The screens (product-spec "Extra routes"): list at `/apps/<area>/<list>`, a voucher at `/apps/<area>/<form>/{id}`. */
   readonly route: { readonly area: string; readonly list: string; readonly form: string }
   /** The by-invoice route's name (sales answers at the receipt voucher's, as the original). */
   readonly byInvoice: string
@@ -34,10 +30,10 @@ export type VoucherSpec = {
 }
 
 export const voucherSpecs = [
-  { kind: 'payment_voucher', listKey: 'payment_vouchers', dateField: 'payment_date', prefix: 'PV', route: { area: 'paymentvoucher-management', list: 'paymentvouchers', form: 'paymentvoucher' }, byInvoice: 'payment_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'credit_amount', order: 30 },
-  { kind: 'receipt_voucher', listKey: 'receipt_vouchers', dateField: 'receipt_date', prefix: 'RV', route: { area: 'receiptvoucher-management', list: 'receiptvouchers', form: 'receiptvoucher' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'debit_amount', order: 31 },
-  { kind: 'sales', listKey: 'sales', dateField: 'sales_date', prefix: 'SA', route: { area: 'receivable_bill-management', list: 'receivable_bills', form: 'receivable_bill' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Sales', amountSide: 'credit_amount', flag: 'npcheck', order: 32 },
-  { kind: 'purchase', listKey: 'purchases', dateField: 'purchase_date', prefix: 'PU', route: { area: 'payable_bill-management', list: 'payable_bills', form: 'payable_bill' }, byInvoice: 'purchase_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Purchase', amountSide: 'debit_amount', flag: 'pcheck', order: 33 },
+  { kind: 'payment_voucher', listKey: 'payment_vouchers', dateField: 'payment_date', prefix: 'PV', route: { area: 'accounts', list: 'paymentvouchers', form: 'paymentvoucher' }, byInvoice: 'payment_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'credit_amount', order: 30 },
+  { kind: 'receipt_voucher', listKey: 'receipt_vouchers', dateField: 'receipt_date', prefix: 'RV', route: { area: 'accounts', list: 'receiptvouchers', form: 'receiptvoucher' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'debit_amount', order: 31 },
+  { kind: 'sales', listKey: 'sales', dateField: 'sales_date', prefix: 'SA', route: { area: 'accounts', list: 'receivable_bills', form: 'receivable_bill' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Sales', amountSide: 'credit_amount', flag: 'npcheck', order: 32 },
+  { kind: 'purchase', listKey: 'purchases', dateField: 'purchase_date', prefix: 'PU', route: { area: 'accounts', list: 'payable_bills', form: 'payable_bill' }, byInvoice: 'purchase_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Purchase', amountSide: 'debit_amount', flag: 'pcheck', order: 33 },
   { kind: 'contra', listKey: 'contras', dateField: 'contra_date', prefix: 'CO', route: { area: 'contra-management', list: 'contras', form: 'contras' }, byInvoice: 'contra_by_invoice_no', hasFile: false, hasSubLedger: false, listLine: 'first', amountSide: 'credit_amount', order: 34 },
   { kind: 'journal', listKey: 'journals', dateField: 'journal_date', prefix: 'JO', route: { area: 'journal-management', list: 'journals', form: 'journals' }, byInvoice: 'journal_by_invoice_no', hasFile: false, hasSubLedger: false, listLine: 'first', amountSide: 'credit_amount', order: 35 },
 ] as const satisfies readonly VoucherSpec[]
@@ -54,6 +50,9 @@ function voucherEntity(spec: VoucherSpec) {
     ...(spec.flag ? { [spec.flag]: f.boolean() } : {}),
     ...(spec.hasFile ? { file: f.file({ hideInList: true }) } : {}),
     details: f.text({ multiline: true }),
+    // What the list shows per invoice (voucher-routes.ts): the kind's side summed over every line, the other lines' ledgers.
+    amount: f.money({ virtual: true, compute: () => null, sortable: false }),
+    ...(spec.listLine === 'first' ? {} : { related_ledgers: f.text({ virtual: true, compute: () => null, sortable: false }) }),
   }
   return defineEntity({
     name: spec.kind,
@@ -63,7 +62,8 @@ function voucherEntity(spec: VoucherSpec) {
     route: spec.route,
     fields,
     search: ['invoice_no', 'ledger'],
-    listColumns: [spec.dateField, 'invoice_no', 'ledger', 'branch', 'debit_amount', 'credit_amount', 'details'],
+    listColumns: [spec.dateField, 'invoice_no', 'ledger', ...(spec.listLine === 'first' ? [] : ['related_ledgers']), 'branch', 'amount', 'details'],
+    ordering: `-${spec.dateField}`,
     filters: [spec.dateField, 'ledger', 'branch'],
     // Written only with their posting: every write route, and the list (one row per invoice), is the module's.
     routes: { all: 'bespoke', without_pagination: false, search: 'bespoke', create: 'bespoke', update: 'bespoke', delete: 'bespoke', delete_multiple: 'bespoke' },

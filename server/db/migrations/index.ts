@@ -149,6 +149,13 @@ export const migrations: readonly Migration[] = [
         )`.execute(trx)
     },
   },
+  {
+    version: 6,
+    name: 'the general ledger read by ledger and date; per-ledger per-day totals kept by the database',
+    up: async (trx) => {
+      await ledgerDayTotals(trx)
+    },
+  },
 ]
 
 /**
@@ -195,6 +202,67 @@ async function appendOnlyLedger(trx: Trx): Promise<void> {
   await sql`
     create trigger account_log_no_truncate before truncate on account_log
     for each statement execute function bo_account_log_append_only()`.execute(trx)
+}
+
+/**
+ * What the ledger report and the trial balance read (server/domain/accounting/ledger-report.ts,
+ * trial-balance.ts), so that they stay fast over millions of rows (bench/RESULTS.md, "Accounting"):
+ * - an index on `account_log (ledger, log_date, id)` — a ledger's rows in the statement's
+ *   order — that carries the columns the running balance needs, so a period is read from the
+ *   index alone;
+ * - `ledger_day_total`: per ledger, day and sub-ledger (0 for none: a primary key takes no
+ *   null), the sums of debits and credits and the number of rows. A balance brought forward
+ *   reads a ledger's days instead of its rows, the trial balance every ledger's days.
+ * The database keeps the totals itself, as it keeps the ledger append-only: a statement-level
+ * trigger adds each INSERT's rows (the only change the ledger takes) in the same transaction,
+ * grouped, upserting in key order, so two postings (one INSERT each) that touch the same days
+ * lock their rows in the same order and do not deadlock. A transaction that inserts twice (a
+ * voucher's change: the reversal, then the new lines) can still meet another in the opposite
+ * order, and PostgreSQL then ends one of them with a deadlock error (40P01): the voucher routes
+ * run their writes again then (`inTransaction`, as the engine does).
+ * The migration fills the table from the rows already there.
+ */
+async function ledgerDayTotals(trx: Trx): Promise<void> {
+  await sql`
+    create index if not exists account_log_ledger_date_idx on account_log (ledger, log_date, id)
+    include (sub_ledger, branch, debit_amount, credit_amount)`.execute(trx)
+  // Unbounded numeric: a sum of many numeric(20,2) amounts may need more digits than one of them.
+  await sql`
+    create table if not exists ledger_day_total (
+      ledger bigint not null,
+      log_date date not null,
+      sub_ledger bigint not null default 0,
+      debit_amount numeric not null default 0,
+      credit_amount numeric not null default 0,
+      row_count bigint not null default 0,
+      primary key (ledger, log_date, sub_ledger)
+    )`.execute(trx)
+  await sql`
+    create or replace function bo_ledger_day_totals() returns trigger language plpgsql as $$
+    begin
+      insert into ledger_day_total as t (ledger, log_date, sub_ledger, debit_amount, credit_amount, row_count)
+      select n.ledger, n.log_date, coalesce(n.sub_ledger, 0), sum(n.debit_amount), sum(n.credit_amount), count(*)
+      from new_rows n
+      group by n.ledger, n.log_date, coalesce(n.sub_ledger, 0)
+      order by n.ledger, n.log_date, coalesce(n.sub_ledger, 0)
+      on conflict (ledger, log_date, sub_ledger) do update
+        set debit_amount = t.debit_amount + excluded.debit_amount,
+          credit_amount = t.credit_amount + excluded.credit_amount,
+          row_count = t.row_count + excluded.row_count;
+      return null;
+    end $$`.execute(trx)
+  // No posting may slip between the fill and the trigger.
+  await sql`lock table account_log in share row exclusive mode`.execute(trx)
+  await sql`drop trigger if exists account_log_day_totals on account_log`.execute(trx)
+  await sql`delete from ledger_day_total`.execute(trx)
+  await sql`
+    insert into ledger_day_total (ledger, log_date, sub_ledger, debit_amount, credit_amount, row_count)
+    select ledger, log_date, coalesce(sub_ledger, 0), sum(debit_amount), sum(credit_amount), count(*)
+    from account_log group by ledger, log_date, coalesce(sub_ledger, 0)`.execute(trx)
+  await sql`
+    create trigger account_log_day_totals after insert on account_log
+    referencing new table as new_rows
+    for each statement execute function bo_ledger_day_totals()`.execute(trx)
 }
 
 /**

@@ -7,7 +7,7 @@ import { filtersOf, orderingOf, pageOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { readList } from '../../engine/service'
 import { validateShape, type Values } from '../../engine/validate'
-import { statementBalances, statementParamsOf, statementRows } from './ledger-report'
+import { linesStart, statementBalances, statementParamsOf, statementRows } from './ledger-report'
 
 /**
  * The general ledger's routes that are not the engine's (api-contract §4.7 AccountLog, §6):
@@ -70,12 +70,11 @@ function registerContractLedgerReport(app: FastifyInstance, deps: ModuleDeps, re
     const query = request.query as Query
     const params = statementParamsOf(validateShape(shape, query as Values))
     const { page: asked, size } = pageOf(query)
-    const { opening } = await statementBalances(deps.db, params)
-    const rows = statementRows(params, opening)
-    const count = await sql<{ n: number }>`select count(*)::int as n from (${rows}) r`.execute(deps.db)
-    const total = count.rows[0]?.n ?? 0
+    const { opening, rows: total } = await statementBalances(deps.db, params)
     const totalPages = Math.max(1, Math.ceil(total / size))
     const page = Math.min(asked, totalPages)
+    const first = (page - 1) * size + 1
+    const rows = statementRows(params, opening, { first, last: page * size, start: await linesStart(deps.db, params, first) })
     const ref = (alias: string) => sql`case when ${sql.ref(`${alias}.id`)} is null then null else json_build_object('id', ${sql.ref(`${alias}.id`)}, 'name', ${sql.ref(`${alias}.name`)}) end`
     const logs = await sql<Record<string, unknown> & { related: string[] | null }>`
       select r.id, ${ref('l')} as ledger, ${ref('s')} as sub_ledger, ${ref('b')} as branch, r.reference_no, r.log_type,
@@ -84,8 +83,7 @@ function registerContractLedgerReport(app: FastifyInstance, deps: ModuleDeps, re
       join ledger_account l on l.id = r.ledger
       left join sub_ledger_account s on s.id = r.sub_ledger
       left join branch b on b.id = r.branch
-      order by r.line_no
-      limit ${size} offset ${(page - 1) * size}`.execute(deps.db)
+      order by r.line_no`.execute(deps.db)
     return {
       account_logs: logs.rows.map(({ related, ...log }) => ({ ...log, related_ledgers: relatedLedgers(related) })),
       previous_balance: opening,

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { natures, normalBalanceOf, type Nature } from '../../../schema/entities/accounting/nature'
 import type { Executor, Row } from '../../db/types'
 import type { EntityHooks } from '../../engine/hooks'
+import { cashBankLedgers } from './posting'
 
 const natureOf = (primaryName: string | null | undefined): Nature | null => {
   const n = primaryName?.toLowerCase()
@@ -36,11 +37,16 @@ function setNature(row: Row, primaryName: string | null | undefined): void {
   row.normal_balance = nature && normalBalanceOf[nature]
 }
 
-/** Fills in the read-only `nature` and `normal_balance` of the rows a caller reads. */
+/** Fills in the read-only `nature` and `normal_balance` of the rows a caller reads, and a ledger's `is_cash_bank`. */
 export const natureHooks = (table: 'group' | 'ledger_account'): EntityHooks => ({
   async afterRead({ db, rows }) {
-    const names = await rootPrimaryNames(db, table, rows.map((r) => Number(r.id)))
-    for (const row of rows) setNature(row, names.get(Number(row.id)))
+    const ids = rows.map((r) => Number(r.id))
+    const names = await rootPrimaryNames(db, table, ids)
+    const cashBank = table === 'ledger_account' ? await cashBankLedgers(db, ids) : undefined
+    for (const row of rows) {
+      setNature(row, names.get(Number(row.id)))
+      if (cashBank) row.is_cash_bank = cashBank.has(Number(row.id))
+    }
   },
 })
 

@@ -13,7 +13,8 @@ import { ConflictError, ValidationError } from '../../engine/errors'
  * voucher, after its number is taken (numbering.ts): a rule that fails throws before any
  * row is written, so the caller's transaction holds nothing of it. A voucher that changes or
  * is cancelled calls `reverseEntries` — the rows are never updated or deleted (the database
- * refuses: migration 5) — and, for a change, posts its new lines under the same number.
+ * refuses: migration 5) — and, for a change, posts its new lines under the same number. The
+ * database adds every insert to the per-ledger per-day totals the reports read (migration 6).
  */
 
 /** Money as the API carries it: a decimal string (`"1250.50"`); blank or null is zero. Never a float. */

@@ -5,7 +5,9 @@ import type { ReportRun } from '../../engine/reports'
  * The trial balance (schema/reports/trial-balance.ts): per ledger account, the net balance
  * before the period on its side, the period's debits and credits, and the net closing
  * balance on its side; under the ledger's group (or primary group). Every posting and every
- * reversal balances on its own date, so each pair of columns ties for any period.
+ * reversal balances on its own date, so each pair of columns ties for any period. It reads the
+ * per-ledger per-day totals the database keeps with every posting (`ledger_day_total`,
+ * migration 6): a few rows per ledger and day, however many general-ledger rows they sum.
  */
 export const trialBalanceRows: ReportRun = ({ params }) => {
   const after = typeof params.date_after === 'string' ? params.date_after : null
@@ -13,13 +15,13 @@ export const trialBalanceRows: ReportRun = ({ params }) => {
   const isShowingZero = params.show_zero === 'yes'
   return sql`
     with s as (
-      select a.ledger,
-        coalesce(sum(a.debit_amount - a.credit_amount) filter (where a.log_date < ${after}::date), 0) as opening,
-        coalesce(sum(a.debit_amount) filter (where ${after}::date is null or a.log_date >= ${after}::date), 0) as debit,
-        coalesce(sum(a.credit_amount) filter (where ${after}::date is null or a.log_date >= ${after}::date), 0) as credit
-      from account_log a
-      where ${before}::date is null or a.log_date <= ${before}::date
-      group by a.ledger
+      select t.ledger,
+        coalesce(sum(t.debit_amount - t.credit_amount) filter (where t.log_date < ${after}::date), 0) as opening,
+        coalesce(sum(t.debit_amount) filter (where ${after}::date is null or t.log_date >= ${after}::date), 0) as debit,
+        coalesce(sum(t.credit_amount) filter (where ${after}::date is null or t.log_date >= ${after}::date), 0) as credit
+      from ledger_day_total t
+      where ${before}::date is null or t.log_date <= ${before}::date
+      group by t.ledger
     ), b as (
       select l.name as ledger, coalesce(g.name, p.name, '') as group_name,
         coalesce(s.opening, 0) as opening, coalesce(s.debit, 0) as debit, coalesce(s.credit, 0) as credit

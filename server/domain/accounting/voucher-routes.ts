@@ -6,11 +6,13 @@ import { isCalendarDate, isIdText } from '../../../schema/kit/validators'
 import type { Executor, Trx } from '../../db/types'
 import { BusinessError, NotFoundError, ValidationError } from '../../engine/errors'
 import type { ModuleDeps } from '../../engine/modules'
-import { pageOf } from '../../engine/request'
+import { filtersOf, orderingOf, pageOf } from '../../engine/request'
+import { whereClause, type Registry } from '../../engine/list-query'
 import { diff, writeAudit } from '../../engine/audit'
 import { actionConfig } from '../../engine/routes'
-import { readBody } from '../../engine/uploads'
-import { hasNulCharacter, modelName } from '../../engine/validate'
+import { inTransaction } from '../../engine/service'
+import { readBody, releaseFiles } from '../../engine/uploads'
+import { modelName } from '../../engine/validate'
 import { messageFor } from '../../i18n'
 import { nextInvoiceNo } from './numbering'
 import { cashBankLedgers, postEntries, reverseEntries, type LedgerRow, type PostingLine } from './posting'
@@ -19,7 +21,9 @@ import { cashBankLedgers, postEntries, reverseEntries, type LedgerRow, type Post
  * The six vouchers' routes (api-contract §4.7, decisions.md "Accounting"): every write posts
  * to the general ledger in the same transaction — create takes the next invoice number and
  * posts, update reverses what stands and posts the new version under the same number, delete
- * cancels with reversing rows — and the list shows one row per invoice.
+ * cancels with reversing rows — and the list shows one row per invoice. Each write runs as the
+ * engine's do (`inTransaction`): a deadlock with another posting on the same ledgers and days
+ * (an update's reversal and new lines are two statements) runs it again.
  */
 type Values = Record<string, unknown>
 type VoucherRow = Record<string, unknown> & { id: number; invoice_no: string }
@@ -128,10 +132,16 @@ const ref = (alias: string) => sql`case when ${sql.ref(`${alias}.id`)} is null t
 /**
  * One row per invoice: the line the contract shows (the cash or bank line of a payment or
  * receipt, the Company Sales / Company Purchase line, the first line of a contra or journal),
- * `amount` the sum of the kind's side over every line, and the other lines' ledgers.
+ * `amount` the sum of the kind's side over every line, and the other lines' ledgers. An
+ * invoice is listed when any of its lines meets the filters (the engine's vocabulary: `q`,
+ * `invoice_no`, `ledger=5`, `<date>_after`…), so a payment is found by the ledger it paid.
  */
-async function listRows(db: Executor, spec: VoucherSpec, filter: RawBuilder<unknown>, page: number, size: number) {
+async function listRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, spec: VoucherSpec, query: Values) {
+  const { page, size } = pageOf(query)
+  const filters = filtersOf(entity, query)
+  const ordering = query.ordering === undefined || query.ordering === '' ? undefined : orderingOf(entity, query)
   const table = sql.id(spec.kind)
+  const filter = filters.length === 0 ? sql`true` : sql`v.invoice_no in (select f.invoice_no from ${table} f ${whereClause(registry, entity, 'f', filters)})`
   // The shown line sorts first within its invoice; an invoice without one shows its first line.
   let shownFirst: RawBuilder<unknown> = sql``
   if (spec.listLine === 'cash_bank') {
@@ -146,7 +156,6 @@ async function listRows(db: Executor, spec: VoucherSpec, filter: RawBuilder<unkn
   const total = count.rows[0]?.n ?? 0
   const totalPages = Math.max(1, Math.ceil(total / size))
   const current = Math.min(page, totalPages)
-  const order = spec.listLine === 'first' ? sql`i.invoice_no asc` : sql`i.newest desc`
   const rows = await sql<Values & { related: string[] | null }>`
     select v.id, v.invoice_no, ${ref('b')} as branch, ${ref('l')} as ledger,
       ${spec.hasSubLedger ? ref('s') : sql`null`} as sub_ledger,
@@ -160,7 +169,7 @@ async function listRows(db: Executor, spec: VoucherSpec, filter: RawBuilder<unkn
     ${spec.hasSubLedger ? sql`left join sub_ledger_account s on s.id = v.sub_ledger` : sql``}
     left join "user" cu on cu.id = v.created_by
     left join "user" uu on uu.id = v.updated_by
-    order by ${order}
+    order by ${ordering === undefined ? defaultOrder(spec) : orderOf(spec, ordering)}
     limit ${size} offset ${(current - 1) * size}`.execute(db)
   const withRelated = spec.listLine !== 'first'
   return {
@@ -172,6 +181,19 @@ async function listRows(db: Executor, spec: VoucherSpec, filter: RawBuilder<unkn
   }
 }
 
+/** The contract's order: contras and journals by number, the others newest first. */
+const defaultOrder = (spec: VoucherSpec) => (spec.listLine === 'first' ? sql`i.invoice_no asc` : sql`i.newest desc`)
+
+/** `ordering` over the shown row: a reference by its name, ties by number. */
+function orderOf(spec: VoucherSpec, ordering: string): RawBuilder<unknown> {
+  const isDesc = ordering.startsWith('-')
+  const name = isDesc ? ordering.slice(1) : ordering
+  const dir = sql.raw(isDesc ? 'desc' : 'asc')
+  const byRef: Record<string, string> = { ledger: 'l.name', branch: 'b.name', sub_ledger: 's.name' }
+  const column = name === 'id' ? 'i.newest' : (byRef[name] ?? (name === spec.dateField || name === 'invoice_no' || name === 'details' ? `v.${name}` : 'i.newest'))
+  return sql`${sql.ref(column)} ${dir} nulls last, v.invoice_no ${dir}`
+}
+
 /** The invoices of some line ids; 404 for an id that is no line. */
 async function invoicesOfIds(trx: Trx, entity: Entity<string, Fields>, spec: VoucherSpec, ids: readonly number[]): Promise<string[]> {
   const found = await sql<{ id: number; invoice_no: string }>`select id, invoice_no from ${sql.id(spec.kind)} where id = any(${ids}::bigint[])`.execute(trx)
@@ -180,8 +202,13 @@ async function invoicesOfIds(trx: Trx, entity: Entity<string, Fields>, spec: Vou
   return [...new Set(found.rows.map((r) => r.invoice_no))]
 }
 
-/** Takes an invoice's lines out of the voucher's table (its ledger rows stay: the caller reverses them), each with its audit row. */
+/**
+ * Takes an invoice's lines out of the voucher's table (its ledger rows stay: the caller
+ * reverses them), each with its audit row; their file is released (kept if the new version
+ * still holds it).
+ */
 async function removeLines(trx: Trx, spec: VoucherSpec, lines: readonly VoucherRow[], actor: number | null): Promise<void> {
+  if (spec.hasFile) await releaseFiles(trx, lines.map((line) => line.file))
   for (const line of lines) {
     await sql`delete from ${sql.id(spec.kind)} where id = ${line.id}`.execute(trx)
     await writeAudit(trx, { actor: actor === null ? null : { id: actor }, entity: spec.kind, entityId: line.id, action: 'delete', changes: diff(line, null, Object.keys(line)) })
@@ -216,21 +243,10 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
   const actorOf = (request: FastifyRequest) => request.principal?.id ?? null
   const envelope = (result: Awaited<ReturnType<typeof listRows>>) => ({ [entity.listKey]: result.rows, page: result.page, size: result.size, total_pages: result.totalPages, total_elements: result.total })
 
-  app.get(`${base}/all/`, { config: actionConfig(entity, 'LIST') }, async (request) => {
-    const { page, size } = pageOf(request.query as Values)
-    return envelope(await listRows(deps.db, spec, sql`true`, page, size))
-  })
-
-  app.get(`${base}/search/`, { config: actionConfig(entity, 'LIST') }, async (request) => {
-    const query = request.query as Values
-    const known = ['invoice_no', 'page', 'size']
-    const unknown = Object.keys(query).find((k) => !known.includes(k))
-    if (unknown !== undefined) throw new BusinessError({ key: 'detail.search_param', params: { param: unknown, params: known.join(', ') } })
-    if (hasNulCharacter(query.invoice_no)) throw new BusinessError({ key: 'detail.search_value', params: { param: 'invoice_no' } })
-    const text = typeof query.invoice_no === 'string' ? query.invoice_no.trim() : ''
-    const { page, size } = pageOf(query)
-    return envelope(await listRows(deps.db, spec, text === '' ? sql`true` : sql`v.invoice_no ilike ${`%${text.replace(/[\\%_]/g, '\\$&')}%`}`, page, size))
-  })
+  // `all/` and `search/` alike: the contract's `search/?invoice_no=`, and the engine's filters on both.
+  for (const route of ['all', 'search']) {
+    app.get(`${base}/${route}/`, { config: actionConfig(entity, 'LIST') }, async (request) => envelope(await listRows(deps.db, deps.registry, entity, spec, request.query as Values)))
+  }
 
   app.get(`${base}/${spec.byInvoice}/:invoice_no`, { config: actionConfig(entity, 'DETAILS') }, async (request) => {
     const invoiceNo = (request.params as { invoice_no: string }).invoice_no
@@ -264,7 +280,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
     try {
       const header = headerOf(spec, body.values)
       const lines = linesOf(body.values)
-      const written = await deps.db.transaction().execute(async (trx) => {
+      const written = await inTransaction({ db: deps.db, entity }, async (trx) => {
         const invoiceNo = await nextInvoiceNo(trx, spec.prefix, header.date)
         return post(trx, spec, invoiceNo, header, lines, actorOf(request))
       })
@@ -278,7 +294,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
   const update = async (request: FastifyRequest, lineId: number | undefined) => {
     const body = await readBody(request, entity, deps.mediaDir)
     try {
-      const written = await deps.db.transaction().execute(async (trx) => {
+      const written = await inTransaction({ db: deps.db, entity }, async (trx) => {
         const invoiceNo = lineId === undefined ? textOf(body.values.invoice_no) : (await invoicesOfIds(trx, entity, spec, [lineId]))[0]!
         if (!invoiceNo) throw new ValidationError({ invoice_no: [{ key: 'validation.required', params: { label: 'field.invoice_no' } }] })
         const stored = await linesOfInvoice(trx, spec, invoiceNo, true)
@@ -311,7 +327,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
 
   app.delete(`${base}/delete/:id`, { config: actionConfig(entity, 'DELETE', true) }, async (request) => {
     const id = lineIdOf(entity, (request.params as { id: string }).id)
-    await deps.db.transaction().execute(async (trx) => {
+    await inTransaction({ db: deps.db, entity }, async (trx) => {
       const [invoiceNo] = await invoicesOfIds(trx, entity, spec, [id])
       await cancel(trx, spec, invoiceNo!, actorOf(request))
     })
@@ -320,7 +336,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
 
   app.delete(`${base}/delete_multiple/`, { config: actionConfig(entity, 'DELETE') }, async (request) => {
     const ids = idsOf(request.body)
-    await deps.db.transaction().execute(async (trx) => {
+    await inTransaction({ db: deps.db, entity }, async (trx) => {
       for (const invoiceNo of await invoicesOfIds(trx, entity, spec, ids)) await cancel(trx, spec, invoiceNo, actorOf(request))
     })
     return { detail: say(request, { key: 'detail.delete_done_many', params: { model: modelName(entity), entity: entity.labelKey, ids: ids.join(', ') } }) }

@@ -39,7 +39,7 @@ export function FormRoute({ entity, extension }: { entity: AnyEntity; extension?
   return <FormScreen key={id} entity={entity} row={isNew ? null : (record.data ?? null)} extension={extension} />
 }
 
-function BackLink({ entity }: { entity: AnyEntity }) {
+export function BackLink({ entity }: { entity: AnyEntity }) {
   const { t } = useTranslation()
   return (
     // Back to the list as it was left: its page, order, search and filters.
@@ -50,7 +50,7 @@ function BackLink({ entity }: { entity: AnyEntity }) {
   )
 }
 
-function NotFound({ entity }: { entity: AnyEntity }) {
+export function NotFound({ entity }: { entity: AnyEntity }) {
   const { t } = useTranslation()
   return (
     <div className="space-y-6">
@@ -63,7 +63,7 @@ function NotFound({ entity }: { entity: AnyEntity }) {
   )
 }
 
-function LoadError({ entity, error }: { entity: AnyEntity; error: unknown }) {
+export function LoadError({ entity, error }: { entity: AnyEntity; error: unknown }) {
   const { t } = useTranslation()
   return (
     <div className="space-y-6">

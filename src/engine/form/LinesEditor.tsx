@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, type ComponentType, type KeyboardEvent } from 'react'
 import { useController, useFieldArray, useFormState, useWatch, type Control } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { hasComputed, money, withComputed, type AnyField } from '../../../schema/kit'
@@ -7,6 +7,7 @@ import type { AnyEntity, RecordLabels } from '../entity-api'
 import { isNumericCell } from '../list/FieldCell'
 import { Icon } from '../ui/icons'
 import { FieldWidget } from '../widgets/FieldWidget'
+import type { WidgetProps } from '../widgets/types'
 import { emptyLine, type FormValue, type FormValues, type LineValues, type SubmitValues } from './form-values'
 
 /**
@@ -57,7 +58,8 @@ function computedLine(line: AnyEntity, values: LineValues): Record<string, unkno
   }
 }
 
-function LineCell({ name, field, label, control, knownLabels, isSubmitted, onKeyDown }: { name: string; field: AnyField; label: string; control: Props['control']; knownLabels?: Readonly<Record<string, string>>; isSubmitted: boolean; onKeyDown: (e: KeyboardEvent) => void }) {
+/** One input of a line, in its table cell with its message; a module's lines table may give another widget. */
+export function LineCell({ name, field, label, control, knownLabels, isSubmitted, onKeyDown, Widget = FieldWidget, className = cellInput }: { name: string; field: AnyField; label: string; control: Props['control']; knownLabels?: Readonly<Record<string, string>>; isSubmitted: boolean; onKeyDown: (e: KeyboardEvent) => void; Widget?: ComponentType<WidgetProps>; className?: string }) {
   const id = useId()
   const { field: input, fieldState } = useController({ name, control })
   // Read before the condition: react-hook-form only updates the state a render has read.
@@ -65,11 +67,11 @@ function LineCell({ name, field, label, control, knownLabels, isSubmitted, onKey
   // The field array validates itself on every append: a line just added is not yet wrong.
   const message = fieldState.isTouched || isSubmitted ? error : undefined
   return (
-    <td className={`px-2 py-2 align-top ${cellInput}`} onKeyDown={onKeyDown} data-invalid={message ? '' : undefined}>
+    <td className={`px-2 py-2 align-top ${className}`} onKeyDown={onKeyDown} data-invalid={message ? '' : undefined}>
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
-      <FieldWidget
+      <Widget
         id={id}
         name={name}
         field={field}

@@ -137,8 +137,11 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
       const text = JSON.stringify(value)
       return <code className="text-xs">{text.length > 60 ? `${text.slice(0, 57)}…` : text}</code>
     }
-    default:
+    default: {
+      // A list of names (a voucher's other ledgers) reads as one.
+      const text = Array.isArray(value) ? value.map(String).join(', ') : String(value)
       // Isolated so an Arabic row keeps `+880 1711-000000` in order and its neighbours in theirs.
-      return readsLeftToRight(field) ? <bdi dir="ltr">{String(value)}</bdi> : <>{String(value)}</>
+      return readsLeftToRight(field) ? <bdi dir="ltr">{text}</bdi> : <>{text}</>
+    }
   }
 }

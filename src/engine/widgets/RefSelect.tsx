@@ -1,6 +1,6 @@
 import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react'
 import { useQueries } from '@tanstack/react-query'
-import { useMemo, useRef, useState, type MouseEvent } from 'react'
+import { useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useEntity } from '../entities-context'
 import { fetchRecord, labelOf, type AnyEntity, type OptionFilters, type Row } from '../entity-api'
@@ -44,7 +44,10 @@ function useOptionSearch(target: AnyEntity, filters?: OptionFilters) {
   return { query, setQuery, options }
 }
 
-function OptionList({ target, rows, isFetching, isEmpty }: { target: AnyEntity; rows: readonly Row[]; isFetching: boolean; isEmpty: boolean }) {
+/** What a module adds to an option after its name (a ledger's "Cash or bank" mark). */
+export type OptionMark = (row: Row) => ReactNode
+
+function OptionList({ target, rows, isFetching, isEmpty, markOf }: { target: AnyEntity; rows: readonly Row[]; isFetching: boolean; isEmpty: boolean; markOf?: OptionMark }) {
   const { t } = useTranslation()
   return (
     <ComboboxOptions anchor="bottom start" className={optionsClass} modal={false}>
@@ -58,6 +61,7 @@ function OptionList({ target, rows, isFetching, isEmpty }: { target: AnyEntity; 
         <ComboboxOption key={row.id} value={row.id} className={optionClass}>
           <Icon name="check" className="invisible size-4 shrink-0 text-indigo-600 in-data-selected:visible dark:text-indigo-400" />
           <span className="truncate">{labelOf(target, row)}</span>
+          {markOf?.(row)}
         </ComboboxOption>
       ))}
     </ComboboxOptions>
@@ -70,7 +74,7 @@ export function RefSelect(props: WidgetProps) {
   return <SingleRefSelect {...props} target={target} />
 }
 
-function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels, filters }: WidgetProps & { target: AnyEntity }) {
+export function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels, filters, markOf }: WidgetProps & { target: AnyEntity; markOf?: OptionMark }) {
   const { t } = useTranslation()
   const selected = typeof value === 'number' ? value : null
   const { setQuery, options } = useOptionSearch(target, filters)
@@ -129,7 +133,7 @@ function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, 
           </ComboboxButton>
         </div>
       </div>
-      <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} />
+      <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} markOf={markOf} />
     </Combobox>
   )
 }

@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { useEntity } from '../../../engine/entities-context'
+import { entityKeys } from '../../../engine/queries'
+import { Banner } from '../../../engine/ui/Banner'
+import { Spinner } from '../../../engine/ui/PageSpinner'
+import { errorText } from '../../../engine/errors'
+import { useFormat } from '../../../i18n/useFormat'
+import { fetchPostings } from './voucher-api'
+
+/**
+ * The general-ledger rows under the voucher's number, in the order they were written: its
+ * postings and, after each change, the reversals of what stood (the ledger is never edited),
+ * so the voucher's history stays readable where it is worked on.
+ */
+export function VoucherPostings({ invoiceNo }: { invoiceNo: string }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const accountLog = useEntity('account_log')
+  const postings = useQuery({
+    queryKey: [...entityKeys.all('account_log'), 'reference', invoiceNo],
+    queryFn: ({ signal }) => fetchPostings(accountLog!, invoiceNo, signal),
+    enabled: accountLog !== undefined,
+  })
+  if (!accountLog) return null
+  const label = (field: string) => t(accountLog.fieldLabelKey(field))
+  const name = (value: unknown) => (value && typeof value === 'object' && 'name' in value ? String(value.name) : '')
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900" aria-labelledby="voucher-postings">
+      <h2 id="voucher-postings" className="border-b border-slate-200 px-6 py-4 text-base font-semibold dark:border-slate-800">
+        {t('accounting.postings')}
+      </h2>
+      {postings.isPending && (
+        <div className="flex justify-center p-6">
+          <Spinner className="size-5" />
+        </div>
+      )}
+      {postings.isError && (
+        <div className="p-6">
+          <Banner kind="error">{errorText(t, postings.error)}</Banner>
+        </div>
+      )}
+      {postings.data && (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="bg-slate-50 text-xs font-medium text-slate-500 uppercase dark:bg-slate-800/60 dark:text-slate-400">
+              <tr>
+                <th scope="col" className="px-4 py-2 text-start">{label('log_date')}</th>
+                <th scope="col" className="px-4 py-2 text-start">{label('ledger')}</th>
+                <th scope="col" className="px-4 py-2 text-end">{label('debit_amount')}</th>
+                <th scope="col" className="px-4 py-2 text-end">{label('credit_amount')}</th>
+                <th scope="col" className="px-4 py-2 text-start">{t('accounting.posting_kind')}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {postings.data.map((row) => {
+                const reverses = typeof row.reverses === 'number' ? row.reverses : null
+                return (
+                  <tr key={row.id} className={reverses !== null ? 'text-slate-500 dark:text-slate-400' : ''}>
+                    <td className="px-4 py-2 whitespace-nowrap">{format.date(String(row.log_date))}</td>
+                    <td className="px-4 py-2">{name(row.ledger)}</td>
+                    <td className="px-4 py-2 text-end tabular-nums">{Number(row.debit_amount) === 0 ? '' : format.decimal(String(row.debit_amount))}</td>
+                    <td className="px-4 py-2 text-end tabular-nums">{Number(row.credit_amount) === 0 ? '' : format.decimal(String(row.credit_amount))}</td>
+                    <td className="px-4 py-2">{reverses !== null ? t('accounting.reversal_of', { id: reverses }) : t('accounting.posting')}</td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}
