@@ -10,6 +10,9 @@ import { branch } from './entities/org/branch'
 import { department } from './entities/org/department'
 import { designation } from './entities/org/designation'
 import { customerType } from './entities/sales/customer-type'
+import { customer } from './entities/sales/customer'
+import { vendor } from './entities/sales/vendor'
+import { shippingAddress } from './entities/sales/shipping-address'
 import { user } from './entities/identity/user'
 import { employee } from './entities/identity/employee'
 import { qualification } from './entities/identity/qualification'
@@ -26,6 +29,14 @@ import { ledgerAccount } from './entities/accounting/ledger-account'
 import { subLedgerAccount } from './entities/accounting/sub-ledger-account'
 import { accountLog } from './entities/accounting/account-log'
 import { vouchers } from './entities/accounting/vouchers'
+import { category } from './entities/catalogue/category'
+import { brand } from './entities/catalogue/brand'
+import { manufacturer } from './entities/catalogue/manufacturer'
+import { color } from './entities/catalogue/color'
+import { size } from './entities/catalogue/size'
+import { product } from './entities/catalogue/product'
+import { productImage } from './entities/catalogue/product-image'
+import { discount } from './entities/catalogue/discount'
 import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
@@ -41,6 +52,9 @@ export const registry = {
   customer_type: customerType,
   user,
   employee,
+  customer,
+  vendor,
+  shippingaddress: shippingAddress,
   qualification,
   permission,
   role,
@@ -60,6 +74,14 @@ export const registry = {
   purchase: vouchers.purchase,
   contra: vouchers.contra,
   journal: vouchers.journal,
+  category,
+  brand,
+  manufacturer,
+  color,
+  size,
+  product,
+  productimage: productImage,
+  discount,
 } as const
 
 export type Registry = typeof registry

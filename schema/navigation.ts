@@ -28,6 +28,7 @@ export const navGroups: readonly NavGroup[] = [
   { id: 'employee-management', label: 'nav.employee_management', icon: 'people', order: 10 },
   { id: 'content-management', label: 'nav.content_management', icon: 'article', order: 20 },
   { id: 'blogs-group', label: 'nav.blogs', icon: 'rss_feed', order: 30 },
+  { id: 'e-commerce', label: 'nav.e_commerce', icon: 'store', order: 35 },
   { id: 'settings', label: 'nav.settings', icon: 'settings', order: 40 },
   { id: 'accounting', label: 'nav.accounting', icon: 'account_balance', order: 45 },
   { id: 'user-config', label: 'nav.user_config', icon: 'manage_accounts', order: 50 },

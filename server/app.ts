@@ -12,6 +12,7 @@ import type { ThrottleOptions } from './auth/throttle'
 import { DEMO_ADMIN } from './db/demo/seed'
 import type { Db } from './db/types'
 import { accountingModule } from './domain/accounting'
+import { catalogueModule } from './domain/catalogue'
 import { identityModule } from './domain/identity'
 import { workspaceModule } from './domain/workspace'
 import { hookRegistry, type HookRegistry } from './engine/hooks'
@@ -70,7 +71,7 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 }
 
 /** The app's domain modules. */
-export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule()]
+export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule()]
 
 /** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
 export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[]): void {

@@ -48,7 +48,7 @@ export async function start(config: Config, registry: { entities: readonly Entit
       logger: config.NODE_ENV === 'production',
     })
     // After the app: its start-up creates the permissions and built-in roles the seed assigns.
-    const seeded = await seed(connection.db, { isDemo: config.isDemo, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD })
+    const seeded = await seed(connection.db, { isDemo: config.isDemo, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, hooks: app.engine.hooks })
     if (seeded !== 'none') console.log(`seed: ${seeded} data created`)
     setUploadQuota(join(dataDir, 'media'), config.UPLOAD_QUOTA_MB * 1024 * 1024)
     // Mail queued in the outbox goes out after its transaction commits: by SMTP, or as files.

@@ -561,7 +561,11 @@ export async function deleteRows(ctx: Ctx, ids: number[]): Promise<Message> {
     const have = new Set(found.rows.map((r) => r.id))
     const missing = unique.filter((i) => !have.has(i))
     if (missing.length > 0) throw new NotFoundError(deleteMessage(ctx.entity, missing, 'missing'))
-    for (const rowId of unique) await deleteOne(trx, ctx, rowId)
+    for (const rowId of unique) {
+      // A row that an earlier one of the selection took with it (a cascade: a menu item's children, a category's sub categories) is gone already.
+      const isGone = (await sql`select 1 from ${source(ctx.entity)} t where id = ${rowId}`.execute(trx)).rows.length === 0
+      if (!isGone) await deleteOne(trx, ctx, rowId)
+    }
   })
   return deleteMessage(ctx.entity, unique, 'deleted')
 }

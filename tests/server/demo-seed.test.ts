@@ -11,17 +11,22 @@ import { countRows } from './helpers/samples'
 /** The demo data of the first start (spec §5), on both databases. */
 const EXPECTED_ROWS: Record<string, number> = {
   country: 249, city: 64, thana: 545, branch: 5, department: 8, designation: 10, customer_type: 5,
-  user: 3, employee: 1, general_setting: 1,
+  user: 7, employee: 1, customer: 2, vendor: 2, general_setting: 1,
 }
 
 describeEachDatabase('demo seed', (t) => {
   it('creates the demo admin and the demo rows once; a second start seeds nothing', async () => {
     // The test app already has an admin; the seed only runs on a database without users.
     await sql`delete from "user"`.execute(t.current.db)
-    expect(await seed(t.current.db, { isDemo: true })).toBe('demo')
+    expect(await seed(t.current.db, { isDemo: true, hooks: t.current.app.engine.hooks })).toBe('demo')
     for (const [table, n] of Object.entries(EXPECTED_ROWS)) expect(await countRows(t.current, table), table).toBe(n)
     expect(await seed(t.current.db, { isDemo: true })).toBe('none')
     expect(await countRows(t.current, 'country')).toBe(EXPECTED_ROWS.country)
+    // With the app's hooks, the seeded people get their ledger accounts, as a create through the API does.
+    const ledgers = await sql<{ ledger_type: string; n: string }>`
+      select l.ledger_type, count(*) as n from ledger_account l
+      join "user" u on l.reference_id = u.id::text group by l.ledger_type order by l.ledger_type`.execute(t.current.db)
+    expect(ledgers.rows.map((r) => [r.ledger_type, Number(r.n)])).toEqual([['customer_ledger', 2], ['employee_ledger', 1], ['vendor_ledger', 2]])
   })
 
   it('keeps the trigger-kept row counts equal to the real counts', async () => {

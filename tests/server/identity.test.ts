@@ -448,7 +448,8 @@ describeEachDatabase('identity and access', (t) => {
       const expected = [
         { menu_id: 'dashboards', children: [] },
         { menu_id: 'employee-management', children: ['employee', 'department', 'designation', 'qualification'] },
-        { menu_id: 'settings', children: ['customer_type', 'country', 'city', 'thana', 'branch', 'general_setting', 'homepage_slider'] },
+        { menu_id: 'e-commerce', children: ['product', 'category', 'brand', 'manufacturer', 'color', 'size', 'productimage', 'discount'] },
+        { menu_id: 'settings', children: ['customer', 'vendor', 'customer_type', 'country', 'city', 'thana', 'branch', 'shippingaddress', 'general_setting', 'homepage_slider'] },
         { menu_id: 'accounting', children: ['primary_group', 'group', 'ledger_account', 'sub_ledger_account'] },
         { menu_id: 'user-config', children: ['permission', 'role', 'user', 'role_menu', 'menu_item'] },
         { menu_id: 'reports', children: ['report-staff_costs', 'report-change_log'] },

@@ -235,9 +235,11 @@ describe('toolbar search', () => {
 
   it('goes to /apps/passenger/search/{text} on Enter and keeps the text in session storage', async () => {
     server.use(
-      http.get(api('/user/api/v1/user/search/'), ({ request }) =>
-        HttpResponse.json({ users: new URL(request.url).searchParams.get('username') === 'rahim' ? [{ id: 4, username: 'rahim', email: 'rahim@example.com', role: 'staff' }] : [] }),
-      ),
+      http.get(api('/api/people/search/'), ({ request }) => {
+        const q = new URL(request.url).searchParams.get('q')
+        const rahim = { id: 4, first_name: 'Rahim', last_name: 'Uddin', username: 'rahim', email: 'rahim@example.com', primary_phone: '+8801711223344' }
+        return HttpResponse.json({ q, groups: q === 'rahim' ? [{ entity: 'employee', list_key: 'employees', total: 12, people: [rahim] }, { entity: 'user', list_key: 'users', total: 1, people: [rahim] }] : [] })
+      }),
     )
     const { user, router } = await signedInAt()
     await user.click(screen.getByRole('button', { name: 'Search' }))
@@ -246,7 +248,13 @@ describe('toolbar search', () => {
     await user.type(screen.getByRole('textbox', { name: 'Search' }), 'rahim{Enter}')
     await waitFor(() => expect(router.state.location.pathname).toBe('/apps/passenger/search/rahim'))
     expect(sessionStorage.getItem('passenger_search_key')).toBe('rahim')
-    expect(await screen.findByText('rahim@example.com')).toBeInTheDocument()
+    // One group per kind of person, each person a link to their form, a long group a link to its list.
+    const employees = await screen.findByRole('list', { name: 'Employees' })
+    expect(within(employees).getByRole('link', { name: /Rahim Uddin/ })).toHaveAttribute('href', '/apps/employee-management/employees/4')
+    expect(within(employees).getByText('+8801711223344')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Employees (12)' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'See all 12 in Employees' })).toHaveAttribute('href', '/apps/employee-management/employees?q=rahim')
+    expect(within(screen.getByRole('list', { name: 'User List' })).getByText('rahim@example.com')).toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Search' }))
     await user.type(screen.getByRole('textbox', { name: 'Search' }), 'nobody{Enter}')
@@ -254,7 +262,7 @@ describe('toolbar search', () => {
   })
 
   it('says so when the people search fails', async () => {
-    server.use(http.get(api('/user/api/v1/user/search/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
+    server.use(http.get(api('/api/people/search/'), () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })))
     storeSession()
     await renderApp('/apps/passenger/search/karim')
     expect(await screen.findByText('The search could not be done.')).toBeInTheDocument()

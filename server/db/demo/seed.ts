@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { entities, registry } from '../../../schema'
 import type { Entity, Fields } from '../../../schema/kit'
 import { hashPassword } from '../../auth/passwords'
+import type { HookRegistry } from '../../engine/hooks'
 import { createRow } from '../../engine/service'
 import { validateRecord, type Values } from '../../engine/validate'
 import type { Db, Trx } from '../types'
@@ -40,7 +41,7 @@ async function createAdmin(trx: Trx, email: string, password: string): Promise<n
 
 const roleId = async (trx: Trx, name: string) => (await sql<{ id: number }>`select id from role where name = ${name}`.execute(trx)).rows[0]?.id ?? null
 
-export async function seedDemo(trx: Trx, admin: number): Promise<void> {
+export async function seedDemo(trx: Trx, admin: number, hooks?: HookRegistry): Promise<void> {
   const countryIds = await insertValidated(trx, registry.country, [...countries], admin)
   const bangladesh = countryIds[countries.findIndex((c) => c.country_code === 'BD')]!
   const cityIds = await insertValidated(
@@ -68,11 +69,11 @@ export async function seedDemo(trx: Trx, admin: number): Promise<void> {
   const names = (list: string[]) => list.map((name) => ({ name }))
   const departmentIds = await insertValidated(trx, registry.department, names(['Accounts', 'Sales', 'Support', 'Human resources', 'Marketing', 'Operations', 'Procurement', 'Information technology']), admin)
   const designationIds = await insertValidated(trx, registry.designation, names(['Managing director', 'General manager', 'Manager', 'Assistant manager', 'Senior executive', 'Executive', 'Accountant', 'Sales representative', 'Support engineer', 'Officer']), admin)
-  await insertValidated(trx, registry.customer_type, names(['Retail', 'Wholesale', 'Corporate', 'VIP', 'Online']), admin)
+  const customerTypeIds = await insertValidated(trx, registry.customer_type, names(['Retail', 'Wholesale', 'Corporate', 'VIP', 'Online']), admin)
 
   // People and settings go through the engine: passwords are hashed, the employee spans two tables.
   const write = (entity: Entity<string, Fields>, input: Values) =>
-    createRow({ db: trx, registry: entities, entity, actor: { id: admin, isAdmin: true, permissions: new Set() }, access: 'system' }, input)
+    createRow({ db: trx, registry: entities, entity, actor: { id: admin, isAdmin: true, permissions: new Set() }, access: 'system', hooks }, input)
   await write(registry.general_setting, {
     title: 'Back-office', site_name: 'Back-office', site_address: 'House 12, Road 113, Gulshan 2, Dhaka 1212',
     email: 'info@example.com', phone: '+8801712000000', address: 'House 12, Road 113, Gulshan 2, Dhaka 1212, Bangladesh',
@@ -86,9 +87,31 @@ export async function seedDemo(trx: Trx, admin: number): Promise<void> {
     emp_id_no: 'EMP-0001', emp_join_date: '2022-01-10',
   })
   await write(registry.user, { ...DEMO_USER, first_name: 'Rafiq', last_name: 'Islam', username: 'user', role: await roleId(trx, 'USER') })
+  // Customers and vendors sign in as registered users; with the app's hooks each gets its ledger account.
+  const person = { password: 'demo-password', role: await roleId(trx, 'USER'), country: bangladesh }
+  await write(registry.customer, {
+    ...person, first_name: 'Farhana', last_name: 'Akter', username: 'farhana', email: 'farhana@example.com', gender: 'female', primary_phone: '+8801812000101',
+    street_address_one: 'House 7, Road 2, Banani', city: cityOf('Dhaka'), thana: thanaOf('Dhaka', 'Banani'), postal_code: '1213',
+    branch: branchIds[0], cusotmer_type: customerTypeIds[0], customer_credit_limit: '20000.00',
+  })
+  await write(registry.customer, {
+    ...person, first_name: 'Tanvir', last_name: 'Hossain', username: 'tanvir', email: 'tanvir@example.com', primary_phone: '+8801812000102',
+    street_address_one: 'Agrabad Commercial Area', city: cityOf('Chattogram'), postal_code: '4100',
+    branch: branchIds[1], cusotmer_type: customerTypeIds[1], customer_credit_limit: '150000.00', is_online: false,
+  })
+  await write(registry.vendor, {
+    ...person, first_name: 'Mahmud', last_name: 'Chowdhury', username: 'padma-traders', email: 'sales@padma-traders.example.com', primary_phone: '+8801912000201',
+    street_address_one: 'Tejgaon Industrial Area', city: cityOf('Dhaka'), postal_code: '1208',
+    branch: branchIds[0], is_company: true, company_name: 'Padma Traders Ltd.', contact_person: 'Mahmud Chowdhury', customer_credit_limit: '500000.00', is_online: false,
+  })
+  await write(registry.vendor, {
+    ...person, first_name: 'Shirin', last_name: 'Begum', username: 'shirin', email: 'shirin@example.com', gender: 'female', primary_phone: '+8801912000202',
+    street_address_one: 'Zindabazar', city: cityOf('Sylhet'), postal_code: '3100', branch: branchIds[2],
+  })
 }
 
-export type SeedOptions = { isDemo: boolean; adminEmail?: string; adminPassword?: string }
+/** `hooks`: the app's engine hooks, so that seeded people get what a create through the API gives (their ledger accounts). */
+export type SeedOptions = { isDemo: boolean; adminEmail?: string; adminPassword?: string; hooks?: HookRegistry }
 
 /** Seeds once: only a database without users is seeded. Returns what it did. */
 export async function seed(db: Db, options: SeedOptions): Promise<'demo' | 'admin' | 'none'> {
@@ -97,11 +120,11 @@ export async function seed(db: Db, options: SeedOptions): Promise<'demo' | 'admi
     if (Number(users.rows[0]?.n) > 0) return 'none'
     if (options.adminEmail && options.adminPassword) {
       const admin = await createAdmin(trx, options.adminEmail, options.adminPassword)
-      if (options.isDemo) await seedDemo(trx, admin)
+      if (options.isDemo) await seedDemo(trx, admin, options.hooks)
       return options.isDemo ? 'demo' : 'admin'
     }
     if (!options.isDemo) return 'none'
-    await seedDemo(trx, await createAdmin(trx, DEMO_ADMIN.email, DEMO_ADMIN.password))
+    await seedDemo(trx, await createAdmin(trx, DEMO_ADMIN.email, DEMO_ADMIN.password), options.hooks)
     return 'demo'
   })
 }

@@ -5,6 +5,7 @@ import type { DomainModule } from '../../engine/modules'
 import { syncAccess } from './access'
 import { syncNavigation } from './menu'
 import { registerMenuRoutes } from './menu-routes'
+import { registerPeopleSearch } from './people-search'
 import { registerPasswordResetRoutes } from './password-reset'
 import { permissionRules, roleRules, userRules } from './rules'
 import { registerSessionRoutes } from './session-routes'
@@ -27,6 +28,7 @@ export function identityModule(options: { throttle?: ThrottleOptions } = {}): Do
       registerUserRoutes(app, deps)
       registerPasswordResetRoutes(app, deps)
       registerMenuRoutes(app, deps)
+      registerPeopleSearch(app, deps)
     },
     async onStart({ db, registry, reports, hooks }) {
       await db.transaction().execute(async (trx) => {

@@ -4,6 +4,8 @@ import { beforeAll, expect, it } from 'vitest'
 import type { Action, Entity, Fields, GenericRoute, Report } from '../../../schema/kit'
 import { voucherSpecs } from '../../../schema/entities/accounting/vouchers'
 import { signToken } from '../../../server/auth/tokens'
+import { PEOPLE_SEARCH_PATH, peopleKinds } from '../../../server/domain/identity/people-search'
+import { productOptionBase, productOptions } from '../../../server/domain/catalogue/product-options'
 import { JWT_SECRET, type TestApp } from './app'
 
 /**
@@ -124,6 +126,36 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
       ]
     }),
     ...(reports.some((r) => r.name === 'ledger_report') ? [{ method: 'GET', url: '/account_log_report/api/v1/account_log_report/general/', access: permission('LEDGER_REPORT_VIEW') }] : []),
+    // The people search (server/domain/identity/people-search.ts): any kind of person the caller may list.
+    { method: 'GET', url: PEOPLE_SEARCH_PATH, access: permission(...peopleKinds(entities).map((e) => e.permissions.LIST)) },
+    // The category level lists (server/domain/catalogue/category-routes.ts): the entity's LIST.
+    ...(entities.some((e) => e.name === 'category')
+      ? ['get_all_parent_category_without_pagination/', 'get_all_sub_category_by_category_id_without_pagination/:id', 'get_all_sub_sub_category_by_category_id_without_pagination/:id'].map((path) => ({
+          method: 'GET',
+          url: `${byName('category').api.base}/${path}`,
+          access: permission('CATEGORY_LIST'),
+        }))
+      : []),
+    // The contract's productcolor and productsize over the product's colours and sizes (server/domain/catalogue/product-options.ts): the product's DETAILS to read, UPDATE to set.
+    ...(entities.some((e) => e.name === 'product')
+      ? productOptions.flatMap((option) => {
+          const base = productOptionBase(option)
+          const [read, write] = [permission('PRODUCT_DETAILS'), permission('PRODUCT_UPDATE')]
+          return [
+            { method: 'GET', url: `${base}/get_all_by_product_id/:id`, access: read },
+            { method: 'GET', url: `${base}/get_by_product_id/:id`, access: read },
+            { method: 'GET', url: `${base}/:id`, access: read },
+            { method: 'POST', url: `${base}/create/`, access: write },
+            { method: 'PUT', url: `${base}/update/:id`, access: write },
+            { method: 'PATCH', url: `${base}/update/:id`, access: write },
+            { method: 'DELETE', url: `${base}/delete/:id`, access: write },
+          ]
+        })
+      : []),
+    // A product's discount (server/domain/catalogue/discount-routes.ts): the discount's DETAILS.
+    ...(entities.some((e) => e.name === 'discount')
+      ? [{ method: 'GET', url: `${byName('discount').api.base}/get_a_discount_by_product_id/:id`, access: permission('DISCOUNT_DETAILS') }]
+      : []),
   ]
 }
 

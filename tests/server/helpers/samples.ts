@@ -39,7 +39,8 @@ export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown
     case 'url':
       return `https://example${n}.com/page`
     case 'integer':
-      return (n % 100) + 1
+      // 1…100 (a percent fits), and another for each sample of the same field (n is sample·100 + field).
+      return ((Math.floor(n / 100) + n) % 100) + 1
     case 'decimal': {
       const { precision, scale } = numericShape(field)
       const whole = Math.min(precision - scale, 2)

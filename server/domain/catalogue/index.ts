@@ -1,0 +1,28 @@
+import type { HookRegistry } from '../../engine/hooks'
+import type { DomainModule } from '../../engine/modules'
+import { registerCategoryRoutes } from './category-routes'
+import { categoryTreeHooks } from './category-tree'
+import { registerDiscountRoutes } from './discount-routes'
+import { productImageHooks } from './product-images'
+import { registerProductOptionRoutes } from './product-options'
+
+/**
+ * The catalogue (issue 11): categories kept a tree of at most three levels, with the
+ * contract's level lists. Brands, manufacturers, colours and sizes are plain registry entities;
+ * products keep their colours and sizes (served as the contract's `productcolor` and
+ * `productsize`), their gallery in order and one discount each.
+ */
+export function catalogueModule(): DomainModule {
+  // The app's hook registry, for the sub categories this module deletes through the engine.
+  let engineHooks: HookRegistry | undefined
+  return {
+    name: 'catalogue',
+    hooks: { category: categoryTreeHooks(() => engineHooks), productimage: productImageHooks },
+    routes(app, deps) {
+      engineHooks = deps.hooks
+      registerCategoryRoutes(app, deps)
+      registerProductOptionRoutes(app, deps)
+      registerDiscountRoutes(app, deps)
+    },
+  }
+}
