@@ -426,7 +426,13 @@ export function refs<const O extends Common<number[]> & { listAs?: 'id' }>(targe
 
 // ---------------------------------------------------------------- files and json
 
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/x-icon', 'image/vnd.microsoft.icon', 'image/svg+xml'] as const
+/**
+ * What an image field takes by default: the raster types every browser shows. The server
+ * takes an image only when its bytes are one of them (never SVG, which can carry script);
+ * a field that holds an icon adds `ICON_TYPES` to its `accept`.
+ */
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const
+export const ICON_TYPES = ['image/x-icon', 'image/vnd.microsoft.icon'] as const
 
 /** Stored as the path under `/media/` that the upload produced. */
 export function file<const O extends Common<string> & { image?: boolean; accept?: readonly string[]; maxBytes?: number }>(o: O = {} as O) {
@@ -442,7 +448,7 @@ export function file<const O extends Common<string> & { image?: boolean; accept?
   })
 }
 
-export const image = <const O extends Common<string> & { maxBytes?: number }>(o: O = {} as O) =>
+export const image = <const O extends Common<string> & { accept?: readonly string[]; maxBytes?: number }>(o: O = {} as O) =>
   file({ ...o, image: true } as O & { image: true })
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }

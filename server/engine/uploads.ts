@@ -1,21 +1,28 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, unlink, writeFile } from 'node:fs/promises'
-import { extname, join, relative, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import '@fastify/multipart'
+import type { MultipartFile } from '@fastify/multipart'
 import { sql } from 'kysely'
-import { storageOf, type Entity, type Fields } from '../../schema/kit'
+import { f, storageOf, thumbnailOf, type AnyField, type Entity, type Fields, type Message } from '../../schema/kit'
 import type { Db, Executor } from '../db/types'
 import { BusinessError, HttpError, ValidationError } from './errors'
 import type { EntityHooks } from './hooks'
 import type { Registry } from './list-query'
+import { makeThumbnail } from './media-thumbnail'
+import { INERT, canonicalType, sniffType, type SniffedType } from './media-type'
 import type { Values } from './validate'
 
 /**
  * Multipart bodies (what the original frontend sends for entities with files): plain
- * parts become values, file parts are checked by type and size and stored under
- * `<DATA_DIR>/media/<entity>/`, served at `/media/…`. `cleanup` removes them again
- * when the write that needed them fails, so nothing is left half-done.
+ * parts become values, file parts are checked by size (while they stream in) and by the
+ * type their bytes show (media-type.ts; never the name or the declared type) and stored
+ * under a generated name in `<DATA_DIR>/media/<entity>/`, served at `/media/…`. An image
+ * field takes PNG, JPEG, GIF or WebP (ICO where its `accept` lists it), whatever it is
+ * called; a plain file field stores what is not a known type — markup above all — inert,
+ * as `.bin`, which /media serves as a download. Every stored image gets its thumbnail
+ * beside it (`thumbnailOf`). `cleanup` removes them again when the write that needed
+ * them fails, so nothing is left half-done.
  *
  * Every stored file is a row of `media_file` (its uploader and size): a user's files
  * together stay within the upload quota (`UPLOAD_QUOTA_MB`). A file a record no longer
@@ -24,15 +31,15 @@ import type { Values } from './validate'
  */
 export type Body = { values: Values; cleanup: () => Promise<void> }
 
-const EXT: Record<string, string> = {
-  'image/png': '.png', 'image/jpeg': '.jpg', 'image/gif': '.gif', 'image/webp': '.webp',
-  'image/x-icon': '.ico', 'image/vnd.microsoft.icon': '.ico', 'image/svg+xml': '.svg', 'application/pdf': '.pdf',
-}
+/** The image types the engine stores (it can decode them and make their thumbnail), as people name them. */
+const IMAGE_FORMATS: Record<string, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP', 'image/x-icon': 'ICO' }
 
 const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT'])
 
 export const MEDIA_FILE_TABLE = 'media_file'
 export const DEFAULT_UPLOAD_QUOTA_BYTES = 50 * 1024 * 1024
+/** A file field without its own `maxBytes` (the field kit gives every one 5 MB). */
+const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
 
 /**
  * The routes whose purpose is to receive a file (the user's `uploadimage/{id}`): a file field
@@ -53,6 +60,57 @@ export function setUploadQuota(mediaDir: string, bytes: number): void {
 }
 
 const isFileField = (entity: Entity<string, Fields>, name: string) => entity.fields[name]?.kind === 'file'
+
+/** An image field (`f.image`, or a file field that accepts images only): it takes a raster image or nothing. */
+const isImageField = (field: AnyField) => field.widget === 'image' || (field.accept !== undefined && field.accept.length > 0 && field.accept.every((t) => t.startsWith('image/')))
+
+/** The image types a field takes, as people name them (`PNG, JPEG, GIF, WebP`). */
+const imageFormatsOf = (field: AnyField) => {
+  const accepted = new Set((field.accept ?? f.IMAGE_TYPES).map(canonicalType))
+  return Object.entries(IMAGE_FORMATS).filter(([mime]) => accepted.has(mime))
+}
+
+/**
+ * A file part's bytes, counted as they stream in: past the field's `maxBytes` the rest
+ * is read and dropped (the body must still be consumed), never held. `undefined`: too large.
+ */
+async function readWithin(part: MultipartFile, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size <= maxBytes) chunks.push(chunk)
+    else chunks.length = 0
+  }
+  // The multipart plugin's own file limit truncates silently when read this way.
+  if (size > maxBytes || part.file.truncated) return undefined
+  return Buffer.concat(chunks, size)
+}
+
+/** A stored file and, for an image, its thumbnail. */
+type Accepted = { type: SniffedType; thumbnail?: Buffer }
+
+/**
+ * Judges an uploaded file by its bytes for its field: what to store it as, or the field's
+ * message. An image field refuses anything but the raster types it accepts, and an image
+ * its decoder cannot read; a plain file field refuses a type outside its `accept` and
+ * keeps the rest (unknown types inert).
+ */
+async function acceptFile(field: AnyField, bytes: Buffer, filename: string, label: string): Promise<Accepted | { message: Message }> {
+  const type = sniffType(bytes, filename)
+  if (isImageField(field)) {
+    const formats = imageFormatsOf(field)
+    const notImage = { message: { key: 'validation.file_not_image', params: { label, types: formats.map(([, name]) => name).join(', ') } } }
+    if (!type.isImage || !formats.some(([mime]) => mime === type.mime)) return notImage
+    const thumbnail = await makeThumbnail(bytes, type.mime)
+    return thumbnail ? { type, thumbnail } : notImage
+  }
+  if (field.accept && !field.accept.map(canonicalType).includes(type.mime)) return { message: { key: 'validation.file', params: { label } } }
+  if (!type.isImage) return { type }
+  // An image in a plain file field gets its preview too; one that cannot be decoded is kept, inert.
+  const thumbnail = await makeThumbnail(bytes, type.mime)
+  return thumbnail ? { type, thumbnail } : { type: INERT }
+}
 
 function fileExpected(entity: Entity<string, Fields>, names: readonly string[]): ValidationError {
   return new ValidationError(Object.fromEntries(names.map((n) => [n, [{ key: 'validation.file_expected', params: { label: entity.fieldLabelKey(n) } }]])))
@@ -174,26 +232,30 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
         await part.toBuffer()
         continue
       }
-      const buffer = await part.toBuffer()
       const label = target.entity.fieldLabelKey(target.name)
       const key = path.join('.')
-      if (field.accept && !field.accept.includes(part.mimetype)) {
-        throw new ValidationError({ [key]: [{ key: 'validation.file', params: { label } }] })
-      }
-      if (buffer.length > (field.maxBytes ?? Infinity)) {
-        throw new ValidationError({ [key]: [{ key: 'validation.max_value', params: { label, max: field.maxBytes ?? 0 } }] })
-      }
+      const maxBytes = field.maxBytes ?? DEFAULT_MAX_FILE_BYTES
+      const buffer = await readWithin(part, maxBytes)
+      if (!buffer) throw new ValidationError({ [key]: [{ key: 'validation.file_too_large', params: { label, max: megabytes(maxBytes) } }] })
+      const accepted = await acceptFile(field, buffer, part.filename, label)
+      if ('message' in accepted) throw new ValidationError({ [key]: [accepted.message] })
       const dir = join(mediaDir, target.entity.name)
-      const name = `${randomUUID()}${EXT[part.mimetype] ?? (extname(part.filename).toLowerCase().replace(/[^.a-z0-9]/g, '') || '.bin')}`
+      const name = `${randomUUID()}${accepted.type.ext}`
       const url = `/media/${target.entity.name}/${name}`
+      // The quota counts what was uploaded; the thumbnail is the engine's, and small.
       if (store) {
         await recordUpload(store, { url, uploader, bytes: buffer.length })
         recorded.push(url)
       }
       await mkdir(dir, { recursive: true })
       const file = join(dir, name)
-      await writeFile(file, buffer)
       saved.push(file)
+      await writeFile(file, buffer)
+      if (accepted.thumbnail) {
+        const thumbnail = join(dir, thumbnailOf(name))
+        saved.push(thumbnail)
+        await writeFile(thumbnail, accepted.thumbnail)
+      }
       setPath(values, path, url)
     }
   } catch (e) {
@@ -273,16 +335,20 @@ export async function sweepReleasedMedia(mediaDir: string): Promise<number> {
   if (held.size > 0) await sql`update ${sql.id(MEDIA_FILE_TABLE)} set released_at = null where path = any(${[...held]})`.execute(store.db)
   const gone = paths.filter((p) => !held.has(p))
   let removed = 0
+  const unlinkIfThere = (file: string) =>
+    unlink(file).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e
+        return false
+      },
+    )
   for (const url of gone) {
     const file = diskPathOf(store.mediaDir, url)
-    if (file) {
-      await unlink(file).then(
-        () => removed++,
-        (e: NodeJS.ErrnoException) => {
-          if (e.code !== 'ENOENT') throw e
-        },
-      )
-    }
+    if (file && (await unlinkIfThere(file))) removed++
+    // An image's thumbnail goes with it (a file without one has none to remove).
+    const thumbnail = diskPathOf(store.mediaDir, thumbnailOf(url))
+    if (thumbnail && thumbnail !== file) await unlinkIfThere(thumbnail)
   }
   if (gone.length > 0) await sql`delete from ${sql.id(MEDIA_FILE_TABLE)} where path = any(${gone}) and released_at is not null`.execute(store.db)
   return removed

@@ -4,6 +4,7 @@ import { entities, registry } from '../../schema'
 import { signToken } from '../../server/auth/tokens'
 import { withPublicRead } from '../../server/engine/access'
 import { describeEachDatabase, JWT_SECRET, type TestApp } from './helpers/app'
+import { tinyPng } from './helpers/images'
 import { multipart } from './helpers/multipart'
 import { countRows, translate } from './helpers/samples'
 
@@ -131,7 +132,7 @@ describeEachDatabase('catalogue', (t) => {
 
   it('deletes a category with its sub categories, each audited and its image released, in one transaction', async () => {
     const { top, sub, subSub } = await tree(t.current)
-    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(56, 7)])
+    const png = tinyPng()
     const form = multipart({ name: unique('Pictured') }, [{ name: 'image', filename: 'leaf.png', type: 'image/png', data: png }])
     const upload = await t.current.call({ method: 'PUT', url: `${CATEGORY}/update/${subSub}`, payload: form.payload, headers: form.headers })
     expect(upload.status, upload.raw).toBe(200)

@@ -11,6 +11,7 @@ import type { Connection } from '../../server/db/connect'
 import { withPublicRead } from '../../server/engine/access'
 import { JWT_SECRET, type Reply } from './helpers/app'
 import { databaseKinds, freshDatabase, isAvailable, type DatabaseKind } from './helpers/databases'
+import { tinyPng } from './helpers/images'
 import { multipart, type FilePart } from './helpers/multipart'
 
 /**
@@ -41,7 +42,7 @@ function formFieldsOf(data: Body, parentKey?: string, out: Record<string, string
   return out
 }
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex')
+const PNG = tinyPng()
 const png = (name: string): FilePart => ({ name, filename: `${name}.png`, type: 'image/png', data: PNG })
 
 const isPrimitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v)

@@ -11,6 +11,7 @@ import { describeEachDatabase, testApp } from './helpers/app'
 import { databaseKinds, isAvailable } from './helpers/databases'
 import { endpointSuite } from './helpers/endpoint-suite'
 import { countRows, createReferences, createSample } from './helpers/samples'
+import { tinyPng } from './helpers/images'
 import { multipart } from './helpers/multipart'
 import { validationSuite } from './helpers/validation-suite'
 
@@ -112,7 +113,7 @@ describeEachDatabase(
     validationSuite(t, gadgetPart, withGadget)
 
     describe('uploads (multipart with file parts)', () => {
-      const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)])
+      const png = tinyPng()
       const mediaFiles = () => (existsSync(join(t.current.mediaDir, 'gadget')) ? readdirSync(join(t.current.mediaDir, 'gadget')).sort() : [])
       let cityId: number
       beforeAll(async () => {

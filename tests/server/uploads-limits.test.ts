@@ -6,6 +6,7 @@ import { registry } from '../../schema'
 import { signToken } from '../../server/auth/tokens'
 import { DEFAULT_UPLOAD_QUOTA_BYTES, MEDIA_FILE_TABLE, setUploadQuota, sweepReleasedMedia } from '../../server/engine/uploads'
 import { JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
+import { pngPart } from './helpers/images'
 import { multipart } from './helpers/multipart'
 import { createSample } from './helpers/samples'
 
@@ -18,8 +19,7 @@ const USERS = '/user/api/v1/user'
 const SLIDES = '/homepage_slider/api/v1/homepage_slider'
 
 let sequence = 0
-const png = (bytes: number) => Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(Math.max(0, bytes - 8), ++sequence % 250)])
-const imagePart = (bytes = 64) => [{ name: 'image', filename: 'photo.png', type: 'image/png', data: png(bytes) }]
+const imagePart = (bytes = 128) => [pngPart('image', { filename: 'photo.png', bytes })]
 
 const onDisk = (t: TestApp, url: string) => existsSync(join(t.mediaDir, url.slice('/media/'.length)))
 
@@ -28,7 +28,7 @@ async function signedInUser(t: TestApp): Promise<{ id: number; headers: { author
   return { id, headers: { authorization: `Bearer ${await signToken(JWT_SECRET, id)}` } }
 }
 
-const uploadPhoto = (t: TestApp, user: { id: number; headers: Record<string, string> }, bytes = 64, language = 'en'): Promise<Reply> => {
+const uploadPhoto = (t: TestApp, user: { id: number; headers: Record<string, string> }, bytes = 128, language = 'en'): Promise<Reply> => {
   const body = multipart({}, imagePart(bytes))
   return t.call({ method: 'POST', url: `${USERS}/uploadimage/${user.id}`, payload: body.payload, headers: { ...body.headers, ...user.headers, 'accept-language': language } })
 }

@@ -17,7 +17,7 @@ export const generalSetting = defineEntity({
     site_address: f.text({ max: 500, required: true }),
     email: f.email({ required: true }),
     phone: f.phone({ required: true }),
-    favicon: f.image({ hideInList: true }),
+    favicon: f.image({ hideInList: true, accept: [...f.IMAGE_TYPES, ...f.ICON_TYPES] }),
     logo: f.image(),
     address: f.text({ multiline: true, required: true }),
     facebook_url: f.url({ max: 500, required: true, hideInList: true }),

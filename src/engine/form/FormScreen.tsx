@@ -18,6 +18,7 @@ import { useFormController } from './useFormController'
 import { FormActions } from './FormActions'
 import { listReturn } from '../list/list-return'
 import { RecordActions } from '../actions/RecordActions'
+import { SelfTreeSelect } from '../widgets/TreeRefSelect'
 
 /**
  * The generic form screen, at `<formPath>/$id/{-$name}` and `<areaPath>/$id`: `new`
@@ -103,7 +104,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         field={field}
         labelKey={controller.labelKey(name)}
         control={form.control}
-        Widget={controller.widgets?.[name]}
+        Widget={controller.widgets?.[name] ?? (field.kind === 'ref' && field.ref?.target === entity.name ? SelfTreeSelect : undefined)}
         knownLabels={controller.knownLabelsOf(name)}
         lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : undefined}
       />

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { type AnyField, readsLeftToRight } from '../../../schema/kit'
+import { type AnyField, readsLeftToRight, thumbnailOf } from '../../../schema/kit'
 import { useFormat } from '../../i18n/useFormat'
 import { Icon } from '../ui/icons'
 
@@ -86,6 +86,26 @@ function RefsCell({ field, names }: { field: AnyField; names: readonly string[] 
 }
 
 /** One list cell, by the field's `cell` kind (registry). */
+/**
+ * An image in a list: its thumbnail (schema/kit/media.ts), loaded when scrolled into view;
+ * the original for an upload older than thumbnails (or one kept outside /media).
+ */
+function Thumbnail({ url }: { url: string }) {
+  const hasThumbnail = url.startsWith('/media/')
+  return (
+    <img
+      src={hasThumbnail ? thumbnailOf(url) : url}
+      alt=""
+      className="size-9 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700"
+      loading="lazy"
+      decoding="async"
+      onError={(e) => {
+        if (e.currentTarget.src.endsWith('.thumb.webp')) e.currentTarget.src = url
+      }}
+    />
+  )
+}
+
 export function FieldCell({ field, value }: { field: AnyField; value: unknown }) {
   const { t } = useTranslation()
   const format = useFormat()
@@ -126,7 +146,7 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
     case 'enum':
       return <>{t(`option.${String(value)}`, { defaultValue: String(value) })}</>
     case 'image':
-      return <img src={String(value)} alt="" className="size-9 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700" loading="lazy" />
+      return <Thumbnail url={String(value)} />
     case 'file':
       return (
         <a href={String(value)} className={linkClass} target="_blank" rel="noreferrer" onClick={(e) => e.stopPropagation()}>
