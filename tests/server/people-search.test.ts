@@ -60,6 +60,23 @@ describeEachDatabase('people search', (t) => {
     expect((await search('')).body).toEqual({ q: '', groups: [] })
   })
 
+  it('finds a customer created through the API by the last four digits of the phone, with the customer’s ledger made', async () => {
+    const refIds = await createReferences(t.current, registry.customer)
+    const phone = t.current.kind === 'pglite' ? '+8801911305577' : '+8801911405577'
+    const input = { ...sampleInput(registry.customer, refIds), username: `rahimcustomer${t.current.kind}`, primary_phone: phone, secondary_phone: null }
+    const created = await t.current.call({ method: 'POST', url: '/customer/api/v1/customer/create/', payload: input })
+    expect(created.status, created.raw).toBe(201)
+    const ledger = await sql<{ name: string; group: string }>`
+      select l.name, g.name as group from ledger_account l join "group" g on g.id = l.head_group
+      where l.ledger_type = 'customer_ledger' and l.reference_id = ${String(created.body.id)}`.execute(t.current.db)
+    // Named after the username, capitalised as ledger names are.
+    expect(ledger.rows).toEqual([{ name: `R${input.username.slice(1)}`, group: 'Sundry Debtors' }])
+    const r = await search(phone.slice(-4))
+    const customers = (r.body.groups as Group[]).find((g) => g.entity === 'customer')!
+    expect(customers.list_key).toBe('customers')
+    expect(customers.people.map((p) => p.id)).toContain(created.body.id)
+  })
+
   it('searches only the kinds the caller may list, without a 403 for the others; none at all is a 403', async () => {
     const clerk = await roleWith(t.current, `PEOPLE_CLERK_${t.current.kind.toUpperCase()}`, ['EMPLOYEE_LIST'])
     const r = await search('3344', clerk)
