@@ -163,6 +163,10 @@ export function checkRegistry(
       unique('route', e.ui.listPath, e.name, 'list route')
       unique('permission', e.permission, e.name, 'permission prefix')
       if (e.ui.formPath !== e.ui.listPath) unique('route', e.ui.formPath, e.name, 'form route')
+      if (e.ui.alsoAt) {
+        unique('route', e.ui.alsoAt.listPath, e.name, 'second list route')
+        if (e.ui.alsoAt.formPath !== e.ui.alsoAt.listPath) unique('route', e.ui.alsoAt.formPath, e.name, 'second form route')
+      }
     }
     if (e.nav && !groupIds.has(e.nav.group)) problems.push({ entity: e.name, message: `nav group '${e.nav.group}' is not a group of schema/navigation.ts (${[...groupIds].join(', ')})` })
     if (e.nav && !isMaterialIcon(e.nav.icon)) problems.push({ entity: e.name, message: unknownIcon(e.nav.icon) })

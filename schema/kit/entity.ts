@@ -153,8 +153,12 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * Default: the list columns that can be filtered (see `filterKinds`).
    */
   filters?: readonly FieldName<Merged<P, F>>[]
-  /** UI paths: list at `/apps/<area>/<list>`, form at `/apps/<area>/<form ?? list>/{id}/{name?}`. Not for line entities. */
-  route?: { area: string; list: string; form?: string }
+  /**
+   * UI paths: list at `/apps/<area>/<list>`, form at `/apps/<area>/<form ?? list>/{id}/{name?}`.
+   * Not for line entities. `alsoAt`: another list path and form path (`/apps/<area>/<list>`,
+   * `/apps/<area>/<form>/{id}`) that lead to these — a spec's second address for the same screen.
+   */
+  route?: { area: string; list: string; form?: string; alsoAt?: { area: string; list: string; formArea?: string; form?: string } }
   /**
    * A line entity: the child rows of the document entity of that name (its `f.lines` field).
    * Its table gets a cascading reference to the document (a column named after it) and a
@@ -282,7 +286,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly listTitleKey: string
   readonly fieldLabelKey: (field: string) => string
   readonly api: { readonly base: string }
-  readonly ui: { readonly area: string; readonly list: string; readonly listPath: string; readonly formPath: string; readonly areaPath: string }
+  readonly ui: { readonly area: string; readonly list: string; readonly listPath: string; readonly formPath: string; readonly areaPath: string; readonly alsoAt?: { readonly listPath: string; readonly formPath: string } }
 }
 
 const actionOf = (permission: string, name: string, spec: ActionSpec): EntityAction => ({
@@ -366,6 +370,9 @@ export function defineEntity<const N extends string, const F extends Fields, con
       formPath: `/apps/${route.area}/${route.form ?? route.list}`,
       listPath: `/apps/${route.area}/${route.list}`,
       areaPath: `/apps/${route.area}`,
+      ...(route.alsoAt
+        ? { alsoAt: { listPath: `/apps/${route.alsoAt.area}/${route.alsoAt.list}`, formPath: `/apps/${route.alsoAt.formArea ?? route.alsoAt.area}/${route.alsoAt.form ?? route.alsoAt.list}` } }
+        : {}),
     },
   }
 }

@@ -199,8 +199,31 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
       }),
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: form }),
       ...(areaCount.get(entity.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form })] : []),
+      ...secondAddresses(entity),
     ]
   })
+
+  /** An entity's second list and form addresses (`route.alsoAt`) lead to its own, search and id kept. */
+  function secondAddresses(entity: AnyEntity): AnyRoute[] {
+    const also = entity.ui.alsoAt
+    if (!also) return []
+    return [
+      createRoute({
+        getParentRoute: () => appRoute,
+        path: also.listPath,
+        beforeLoad: ({ location }) => {
+          throw redirect({ href: `${entity.ui.listPath}${location.searchStr}`, replace: true })
+        },
+      }),
+      createRoute({
+        getParentRoute: () => appRoute,
+        path: `${also.formPath}/$id`,
+        beforeLoad: ({ params }) => {
+          throw redirect({ href: `${entity.ui.formPath}/${encodeURIComponent((params as { id: string }).id)}`, replace: true })
+        },
+      }),
+    ]
+  }
 
   // A report's parameters live in its address (a reload or a shared link shows the same report).
   const reportRoutes = reports.map((report) =>

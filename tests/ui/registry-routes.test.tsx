@@ -155,3 +155,19 @@ describe('navigation', () => {
     expect(localStorage.getItem('language')).toBe('ar')
   })
 })
+
+describe('second addresses of a screen', () => {
+  beforeEach(() => storeSession())
+
+  it('takes the spec’s “acccount-management/accounts” and its detail address to the ledger accounts, search and id kept', async () => {
+    server.use(
+      http.get(api(`${registry.ledger_account.api.base}/all/`), () => HttpResponse.json(envelope('ledger_accounts', [{ id: 5, name: 'Cash', is_deletable: false }]))),
+      http.get(api(`${registry.ledger_account.api.base}/5`), () => HttpResponse.json({ id: 5, name: 'Cash', is_deletable: false })),
+    )
+    const { router } = await renderApp('/apps/acccount-management/accounts?q=cash')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/ledger-management/ledgers'))
+    expect(router.state.location.search).toMatchObject({ q: 'cash' })
+    await router.navigate({ to: '/apps/account-management/accounts/5' })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/ledger-management/ledgers/5'))
+  })
+})

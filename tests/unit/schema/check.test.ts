@@ -27,6 +27,13 @@ describe('checkRegistry', () => {
     expect(messages).toContain("gizmo: duplicate list route '/apps/widget-management/widgets' (also used by 'widget')")
   })
 
+  it('reports a second address that is another entity’s screen', () => {
+    const a = widget()
+    const b = defineEntity({ name: 'gizmo', listKey: 'gizmos', ...base, route: { area: 'gizmo-management', list: 'gizmos', alsoAt: { area: 'widget-management', list: 'widgets' } }, fields: { name: f.text() } })
+    expect(checkRegistry([a, b]).map((p) => `${p.entity}: ${p.message}`)).toContain("gizmo: duplicate second list route '/apps/widget-management/widgets' (also used by 'widget')")
+    expect(b.ui.alsoAt).toEqual({ listPath: '/apps/widget-management/widgets', formPath: '/apps/widget-management/widgets' })
+  })
+
   it('reports a duplicate entity name', () => {
     expect(checkRegistry([widget(), widget({ listKey: 'others', route: { area: 'x', list: 'y' } })]).map((p) => p.message)).toContain(
       "duplicate entity name 'widget' (also used by 'widget')",
