@@ -68,6 +68,41 @@ function OptionList({ target, rows, isFetching, isEmpty, markOf }: { target: Any
   )
 }
 
+/**
+ * The input of a single-choice combobox: the chosen row's text, typing to search, and its
+ * clear (when it may be emptied) and open buttons. Shared by the reference pickers.
+ */
+export function ChoiceInput({ id, text, placeholder, onType, onClear, isInvalid, describedBy, isRequired }: { id: string; text: string; placeholder: string; onType: (text: string) => void; onClear?: () => void; isInvalid: boolean; describedBy?: string; isRequired: boolean }) {
+  const { t } = useTranslation()
+  const opener = useOpenOnClick()
+  return (
+    <div className="relative">
+      <ComboboxInput
+        id={id}
+        className={`${inputClass} ${borderClass(isInvalid)} pe-16`}
+        displayValue={() => text}
+        onChange={(e) => onType(e.target.value)}
+        onClick={opener.onClick}
+        placeholder={placeholder}
+        aria-invalid={isInvalid || undefined}
+        aria-describedby={describedBy}
+        aria-required={isRequired || undefined}
+        autoComplete="off"
+      />
+      <div className="absolute inset-y-0 end-0 flex items-center gap-0.5 pe-1.5">
+        {onClear && (
+          <button type="button" onClick={onClear} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200" aria-label={t('common.clear')}>
+            <Icon name="x" className="size-4" />
+          </button>
+        )}
+        <ComboboxButton ref={opener.button} aria-label={t('form.show_options')} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
+          <Icon name="selector" className="size-4" />
+        </ComboboxButton>
+      </div>
+    </div>
+  )
+}
+
 export function RefSelect(props: WidgetProps) {
   const target = useEntity(props.field.ref?.target ?? '')
   if (!target) return <MissingTarget {...props} />
@@ -78,7 +113,6 @@ export function SingleRefSelect({ id, name, field, value, onChange, onBlur, isIn
   const { t } = useTranslation()
   const selected = typeof value === 'number' ? value : null
   const { setQuery, options } = useOptionSearch(target, filters)
-  const opener = useOpenOnClick()
   const rows = options.data ?? []
   const [picked, setPicked] = useState<{ id: number; label: string } | null>(null)
   const knownLabel = picked?.id === selected ? picked.label : selected !== null ? knownLabels?.[String(selected)] : undefined
@@ -101,38 +135,23 @@ export function SingleRefSelect({ id, name, field, value, onChange, onBlur, isIn
       }}
       name={name}
     >
-      <div className="relative">
-        <ComboboxInput
-          id={id}
-          className={`${inputClass} ${borderClass(isInvalid)} pe-16`}
-          displayValue={() => selectedLabel}
-          onChange={(e) => setQuery(e.target.value)}
-          onClick={opener.onClick}
-          placeholder={selected !== null && current.isPending && knownLabel === undefined ? t('common.loading') : t('form.type_to_search')}
-          aria-invalid={isInvalid || undefined}
-          aria-describedby={describedBy}
-          aria-required={field.isRequired || undefined}
-          autoComplete="off"
-        />
-        <div className="absolute inset-y-0 end-0 flex items-center gap-0.5 pe-1.5">
-          {selected !== null && !field.isRequired && (
-            <button
-              type="button"
-              onClick={() => {
+      <ChoiceInput
+        id={id}
+        text={selectedLabel}
+        onType={setQuery}
+        placeholder={selected !== null && current.isPending && knownLabel === undefined ? t('common.loading') : t('form.type_to_search')}
+        onClear={
+          selected !== null && !field.isRequired
+            ? () => {
                 setPicked(null)
                 onChange(null)
-              }}
-              className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200"
-              aria-label={t('common.clear')}
-            >
-              <Icon name="x" className="size-4" />
-            </button>
-          )}
-          <ComboboxButton ref={opener.button} aria-label={t('form.show_options')} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
-            <Icon name="selector" className="size-4" />
-          </ComboboxButton>
-        </div>
-      </div>
+              }
+            : undefined
+        }
+        isInvalid={isInvalid}
+        describedBy={describedBy}
+        isRequired={field.isRequired}
+      />
       <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} markOf={markOf} />
     </Combobox>
   )

@@ -1,4 +1,4 @@
-import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react'
+import { Combobox, ComboboxOption, ComboboxOptions } from '@headlessui/react'
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -7,10 +7,10 @@ import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { entityKeys } from '../queries'
 import { useEntity } from '../entities-context'
 import { filterTree, selfParentField, treeRows } from '../tree'
-import { RefSelect } from './RefSelect'
+import { ChoiceInput, RefSelect } from './RefSelect'
 import { Icon } from '../ui/icons'
 import { Spinner } from '../ui/PageSpinner'
-import { borderClass, inputClass, type WidgetProps } from './types'
+import type { WidgetProps } from './types'
 
 /**
  * A reference of an entity to itself (a category's parent, a group's head group, a menu
@@ -48,7 +48,7 @@ export function TreeRefSelect({ id, name, field, value, onChange, onBlur, isInva
   const shown = useMemo(() => filterTree(tree, query), [tree, query])
   const selected = typeof value === 'number' ? value : null
   const chosen = tree.find((n) => n.row.id === selected)
-  const chosenText = chosen ? [...chosen.path, chosen.label].join(' › ') : selected !== null && all.isPending ? '' : ''
+  const chosenText = chosen ? [...chosen.path, chosen.label].join(' › ') : ''
 
   return (
     <Combobox
@@ -60,29 +60,16 @@ export function TreeRefSelect({ id, name, field, value, onChange, onBlur, isInva
       }}
       name={name}
     >
-      <div className="relative">
-        <ComboboxInput
-          id={id}
-          className={`${inputClass} ${borderClass(isInvalid)} pe-16`}
-          displayValue={() => chosenText}
-          onChange={(e) => setQuery(e.target.value)}
-          placeholder={selected !== null && all.isPending ? t('common.loading') : t('form.type_to_search')}
-          aria-invalid={isInvalid || undefined}
-          aria-describedby={describedBy}
-          aria-required={field.isRequired || undefined}
-          autoComplete="off"
-        />
-        <div className="absolute inset-y-0 end-0 flex items-center gap-0.5 pe-1.5">
-          {selected !== null && !field.isRequired && (
-            <button type="button" onClick={() => onChange(null)} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200" aria-label={t('common.clear')}>
-              <Icon name="x" className="size-4" />
-            </button>
-          )}
-          <ComboboxButton aria-label={t('form.show_options')} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200">
-            <Icon name="selector" className="size-4" />
-          </ComboboxButton>
-        </div>
-      </div>
+      <ChoiceInput
+        id={id}
+        text={chosenText}
+        onType={setQuery}
+        placeholder={selected !== null && all.isPending ? t('common.loading') : t('form.type_to_search')}
+        onClear={selected !== null && !field.isRequired ? () => onChange(null) : undefined}
+        isInvalid={isInvalid}
+        describedBy={describedBy}
+        isRequired={field.isRequired}
+      />
       <ComboboxOptions anchor="bottom start" className={optionsClass} modal={false}>
         {shown.length === 0 && (
           <div className="flex items-center gap-2 px-3 py-2 text-slate-500 dark:text-slate-400">
