@@ -24,6 +24,10 @@ export type Registry = readonly Entity<string, Fields>[]
 const id = sql.id
 const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`)
 
+/** A referenced row as the lists nest it, `{id, name}` (null when none), from a join aliased `alias` whose label column is `name`. */
+export const nestedRef = (alias: string, label = 'name'): RawBuilder<unknown> =>
+  sql`case when ${sql.ref(`${alias}.id`)} is null then null else json_build_object('id', ${sql.ref(`${alias}.id`)}, 'name', ${sql.ref(`${alias}.${label}`)}) end`
+
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`)
 }

@@ -9,6 +9,7 @@ import { invoicePrefixes, nextInvoiceNo, parseInvoiceNo } from '../../server/dom
 import { postEntries, reverseEntries, type PostingLine } from '../../server/domain/accounting/posting'
 import { ConflictError, ValidationError } from '../../server/engine/errors'
 import { describeEachDatabase } from './helpers/app'
+import { ledgerUnder, seededLedger } from './helpers/ledgers'
 
 /**
  * The general ledger's invariants over random sequences of postings, changes (reverse and
@@ -48,9 +49,8 @@ describeEachDatabase('general ledger properties', (t) => {
 
   beforeAll(async () => {
     db = t.current.db
-    const seeded = async (name: string) => (await sql<{ id: number }>`select id from ledger_account where name = ${name} and is_deletable = false`.execute(db)).rows[0]!.id
-    const ledger = async (name: string, group: string) =>
-      (await sql<{ id: number }>`insert into ledger_account (name, head_group) values (${name}, (select id from "group" where name = ${group})) returning id`.execute(db)).rows[0]!.id
+    const seeded = (name: string) => seededLedger(db, name)
+    const ledger = (name: string, group: string) => ledgerUnder(db, name, group)
     cashBank = [await seeded('Cash'), await seeded('Bank')]
     others = [await ledger('Rent', 'Indirect Expenses'), await ledger('Sales Income', 'Sales Accounts'), await ledger('A Customer', 'Customers'), await ledger('A Vendor', 'Sundry Creditors')]
     const rows = await sql<{ id: number; name: string }>`select id, name from ledger_account where id = any(${[...cashBank, ...others]}::bigint[])`.execute(db)

@@ -10,6 +10,7 @@ import { ConflictError, ValidationError } from '../../server/engine/errors'
 import { catalogues, messageFor } from '../../server/i18n'
 import { describeEachDatabase } from './helpers/app'
 import { postgresInfo } from './helpers/databases'
+import { ledgerUnder, seededLedger } from './helpers/ledgers'
 
 /**
  * The general ledger (issue 10): postings written row for row, refused with nothing
@@ -21,12 +22,7 @@ const { ledger_report: ledgerReport, trial_balance: trialBalance } = reportRegis
 
 type Ledgers = Record<'cash' | 'bank' | 'cityBank' | 'rent' | 'power' | 'sales' | 'purchase' | 'customer' | 'vendor' | 'stationery', number>
 
-async function ledgerUnder(db: Db, name: string, group: string): Promise<number> {
-  const r = await sql<{ id: number }>`insert into ledger_account (name, head_group) values (${name}, (select id from "group" where name = ${group})) returning id`.execute(db)
-  return r.rows[0]!.id
-}
 
-const seeded = async (db: Db, name: string) => (await sql<{ id: number }>`select id from ledger_account where name = ${name} and is_deletable = false`.execute(db)).rows[0]!.id
 
 /** Every row of a reference as the golden tests compare them (no ids or timestamps). */
 async function rowsOf(db: Db, reference: string) {
@@ -51,10 +47,10 @@ describeEachDatabase('general ledger', (t, kind) => {
     const bankBranches = await sql<{ id: number }>`insert into "group" (name, head_group) values ('City Bank Branches', (select id from "group" where name = 'Bank Accounts')) returning id`.execute(db)
     expect(bankBranches.rows).toHaveLength(1)
     l = {
-      cash: await seeded(db, 'Cash'),
-      bank: await seeded(db, 'Bank'),
-      sales: await seeded(db, 'Company Sales'),
-      purchase: await seeded(db, 'Company Purchase'),
+      cash: await seededLedger(db, 'Cash'),
+      bank: await seededLedger(db, 'Bank'),
+      sales: await seededLedger(db, 'Company Sales'),
+      purchase: await seededLedger(db, 'Company Purchase'),
       // Under a group below "Bank Accounts": a bank by its group chain, not by its name.
       cityBank: await ledgerUnder(db, 'City Bank Gulshan', 'City Bank Branches'),
       rent: await ledgerUnder(db, 'Office Rent', 'Indirect Expenses'),

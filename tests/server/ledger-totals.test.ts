@@ -7,6 +7,7 @@ import type { Db } from '../../server/db/types'
 import { migrations } from '../../server/db/migrations'
 import { postEntries, reverseEntries, type PostingLine } from '../../server/domain/accounting/posting'
 import { describeEachDatabase } from './helpers/app'
+import { ledgerUnder, seededLedger } from './helpers/ledgers'
 
 /**
  * The per-ledger per-day totals (`ledger_day_total`, migration 6) that the ledger report and
@@ -47,9 +48,8 @@ describeEachDatabase('ledger day totals', (t, kind) => {
 
   beforeAll(async () => {
     db = t.current.db
-    const seeded = async (name: string) => (await sql<{ id: number }>`select id from ledger_account where name = ${name} and is_deletable = false`.execute(db)).rows[0]!.id
-    const ledger = async (name: string, group: string) =>
-      (await sql<{ id: number }>`insert into ledger_account (name, head_group) values (${name}, (select id from "group" where name = ${group})) returning id`.execute(db)).rows[0]!.id
+    const seeded = (name: string) => seededLedger(db, name)
+    const ledger = (name: string, group: string) => ledgerUnder(db, name, group)
     cash = await seeded('Cash')
     bank = await seeded('Bank')
     others = [await ledger('Totals Rent', 'Indirect Expenses'), await ledger('Totals Income', 'Indirect Incomes'), await ledger('Totals Vendor', 'Sundry Creditors')]

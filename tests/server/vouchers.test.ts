@@ -9,6 +9,7 @@ import { sweepReleasedMedia } from '../../server/engine/uploads'
 import { messageFor } from '../../server/i18n'
 import { describeEachDatabase, type Reply } from './helpers/app'
 import { multipart } from './helpers/multipart'
+import { ledgerUnder, seededLedger } from './helpers/ledgers'
 
 /**
  * The six vouchers (issue 10, api-contract §4.7, decisions.md "Accounting"): each create posts
@@ -22,10 +23,6 @@ type Ledgers = Record<'cash' | 'bank' | 'rent' | 'power' | 'sales' | 'purchase' 
 const DATE = '2026-04-15'
 const day = DATE.replaceAll('-', '')
 
-async function ledgerUnder(db: Db, name: string, group: string): Promise<number> {
-  return (await sql<{ id: number }>`insert into ledger_account (name, head_group) values (${name}, (select id from "group" where name = ${group})) returning id`.execute(db)).rows[0]!.id
-}
-const seeded = async (db: Db, name: string) => (await sql<{ id: number }>`select id from ledger_account where name = ${name} and is_deletable = false`.execute(db)).rows[0]!.id
 
 const logsOf = async (db: Db, reference: string) =>
   (
@@ -46,10 +43,10 @@ describeEachDatabase('vouchers', (t) => {
   beforeAll(async () => {
     db = t.current.db
     l = {
-      cash: await seeded(db, 'Cash'),
-      bank: await seeded(db, 'Bank'),
-      sales: await seeded(db, 'Company Sales'),
-      purchase: await seeded(db, 'Company Purchase'),
+      cash: await seededLedger(db, 'Cash'),
+      bank: await seededLedger(db, 'Bank'),
+      sales: await seededLedger(db, 'Company Sales'),
+      purchase: await seededLedger(db, 'Company Purchase'),
       rent: await ledgerUnder(db, 'Office Rent', 'Indirect Expenses'),
       power: await ledgerUnder(db, 'Electricity', 'Indirect Expenses'),
       customer: await ledgerUnder(db, 'Karim Traders', 'Customers'),

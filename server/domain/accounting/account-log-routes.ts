@@ -7,6 +7,7 @@ import { filtersOf, orderingOf, pageOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { readList } from '../../engine/service'
 import { validateShape, type Values } from '../../engine/validate'
+import { nestedRef } from '../../engine/list-query'
 import { linesStart, statementBalances, statementParamsOf, statementRows } from './ledger-report'
 
 /**
@@ -75,9 +76,8 @@ function registerContractLedgerReport(app: FastifyInstance, deps: ModuleDeps, re
     const page = Math.min(asked, totalPages)
     const first = (page - 1) * size + 1
     const rows = statementRows(params, opening, { first, last: page * size, start: await linesStart(deps.db, params, first) })
-    const ref = (alias: string) => sql`case when ${sql.ref(`${alias}.id`)} is null then null else json_build_object('id', ${sql.ref(`${alias}.id`)}, 'name', ${sql.ref(`${alias}.name`)}) end`
     const logs = await sql<Record<string, unknown> & { related: string[] | null }>`
-      select r.id, ${ref('l')} as ledger, ${ref('s')} as sub_ledger, ${ref('b')} as branch, r.reference_no, r.log_type,
+      select r.id, ${nestedRef('l')} as ledger, ${nestedRef('s')} as sub_ledger, ${nestedRef('b')} as branch, r.reference_no, r.log_type,
         r.debit_amount, r.credit_amount, r.log_date, r.details, r.reverses, r.created_at, r.updated_at, r.related, r.balance
       from (${rows}) r
       join ledger_account l on l.id = r.ledger

@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { LogType } from '../../../schema/entities/accounting/account-log'
 import type { Message } from '../../../schema/kit'
 import { parseDecimal } from '../../../schema/kit'
@@ -202,6 +202,19 @@ function cashBankProblems(posting: Posting, cashBank: ReadonlySet<number>, names
 }
 
 /**
+ * Every cash and bank ledger's id, as a subquery: the groups under Cash-in-Hand or Bank
+ * Accounts walked down (`union` stops at a cycle), and the ledgers in them — the one
+ * definition the posting rules, the ledgers' `is_cash_bank` and the voucher lists share.
+ */
+export const cashBankLedgerIds: RawBuilder<unknown> = sql`
+  with recursive down (id) as (
+    select g.id from "group" g where lower(g.name) = any(${CASH_BANK_GROUPS.map((g) => g.toLowerCase())}::text[])
+    union
+    select g.id from "group" g join down on g.head_group = down.id
+  )
+  select l.id from ledger_account l join down on l.head_group = down.id`
+
+/**
  * Of the given ledger accounts, those that hold cash or money in a bank: their group, or a
  * group above it, is "Cash-in-Hand" or "Bank Accounts" (compared without case, as admins may
  * retype a name). For the posting rules, and for screens that mark such ledgers.
@@ -209,16 +222,8 @@ function cashBankProblems(posting: Posting, cashBank: ReadonlySet<number>, names
 export async function cashBankLedgers(db: Executor, ledgerIds: readonly number[]): Promise<Set<number>> {
   const ids = [...new Set(ledgerIds.filter(isId))]
   if (ids.length === 0) return new Set()
-  const groups = CASH_BANK_GROUPS.map((g) => g.toLowerCase())
-  // The depth bound keeps a cycle an admin might have made from looping (the module refuses them anyway).
-  const result = await sql<{ ledger: number }>`
-    with recursive chain (ledger, grp, depth) as (
-      select l.id, l.head_group, 0 from ledger_account l where l.id = any(${ids}::bigint[])
-      union all
-      select c.ledger, g.head_group, c.depth + 1 from chain c join "group" g on g.id = c.grp where c.depth < 64
-    )
-    select distinct c.ledger from chain c join "group" g on g.id = c.grp where lower(g.name) = any(${groups}::text[])`.execute(db)
-  return new Set(result.rows.map((r) => r.ledger))
+  const result = await sql<{ id: number }>`select id from ledger_account where id = any(${ids}::bigint[]) and id in (${cashBankLedgerIds})`.execute(db)
+  return new Set(result.rows.map((r) => r.id))
 }
 
 /** What the database knows of every reference the posting makes. */

@@ -7,7 +7,7 @@ import type { Executor, Trx } from '../../db/types'
 import { BusinessError, NotFoundError, ValidationError } from '../../engine/errors'
 import type { ModuleDeps } from '../../engine/modules'
 import { filtersOf, orderingOf, pageOf } from '../../engine/request'
-import { whereClause, type Registry } from '../../engine/list-query'
+import { nestedRef, whereClause, type Registry } from '../../engine/list-query'
 import { diff, writeAudit } from '../../engine/audit'
 import { actionConfig } from '../../engine/routes'
 import { inTransaction } from '../../engine/service'
@@ -15,7 +15,7 @@ import { readBody, releaseFiles } from '../../engine/uploads'
 import { modelName } from '../../engine/validate'
 import { messageFor } from '../../i18n'
 import { nextInvoiceNo } from './numbering'
-import { cashBankLedgers, postEntries, reverseEntries, type LedgerRow, type PostingLine } from './posting'
+import { cashBankLedgerIds, postEntries, reverseEntries, type LedgerRow, type PostingLine } from './posting'
 
 /**
  * The six vouchers' routes (api-contract §4.7, decisions.md "Accounting"): every write posts
@@ -127,7 +127,6 @@ const storedHeader = (spec: VoucherSpec, first: VoucherRow): Header => ({
   flag: spec.flag ? Boolean(first[spec.flag]) : false,
 })
 
-const ref = (alias: string) => sql`case when ${sql.ref(`${alias}.id`)} is null then null else json_build_object('id', ${sql.ref(`${alias}.id`)}, 'name', ${sql.ref(`${alias}.name`)}) end`
 
 /**
  * One row per invoice: the line the contract shows (the cash or bank line of a payment or
@@ -144,10 +143,8 @@ async function listRows(db: Executor, registry: Registry, entity: Entity<string,
   const filter = filters.length === 0 ? sql`true` : sql`v.invoice_no in (select f.invoice_no from ${table} f ${whereClause(registry, entity, 'f', filters)})`
   // The shown line sorts first within its invoice; an invoice without one shows its first line.
   let shownFirst: RawBuilder<unknown> = sql``
-  if (spec.listLine === 'cash_bank') {
-    const ledgers = (await sql<{ ledger: number }>`select distinct ledger from ${table}`.execute(db)).rows.map((r) => r.ledger)
-    shownFirst = sql`(v.ledger = any(${[...(await cashBankLedgers(db, ledgers))]}::bigint[])) desc,`
-  } else if (spec.listLine !== 'first') shownFirst = sql`(v.ledger in (select id from ledger_account where name = ${spec.listLine} and is_deletable = false)) desc,`
+  if (spec.listLine === 'cash_bank') shownFirst = sql`(v.ledger in (${cashBankLedgerIds})) desc,`
+  else if (spec.listLine !== 'first') shownFirst = sql`(v.ledger in (select id from ledger_account where name = ${spec.listLine} and is_deletable = false)) desc,`
   const invoices = sql`
     select distinct on (v.invoice_no) v.id, v.invoice_no, max(v.id) over (partition by v.invoice_no) as newest
     from ${table} v where ${filter}
@@ -157,8 +154,8 @@ async function listRows(db: Executor, registry: Registry, entity: Entity<string,
   const totalPages = Math.max(1, Math.ceil(total / size))
   const current = Math.min(page, totalPages)
   const rows = await sql<Values & { related: string[] | null }>`
-    select v.id, v.invoice_no, ${ref('b')} as branch, ${ref('l')} as ledger,
-      ${spec.hasSubLedger ? ref('s') : sql`null`} as sub_ledger,
+    select v.id, v.invoice_no, ${nestedRef('b')} as branch, ${nestedRef('l')} as ledger,
+      ${spec.hasSubLedger ? nestedRef('s') : sql`null`} as sub_ledger,
       (select sum(${sql.ref(`o.${spec.amountSide}`)}) from ${table} o where o.invoice_no = v.invoice_no)::numeric(20,2)::text as amount,
       ${sql.ref(`v.${spec.dateField}`)}, v.details, v.created_at, v.updated_at, cu.email as created_by, uu.email as updated_by,
       (select array_agg(ol.name order by o.id) from ${table} o join ledger_account ol on ol.id = o.ledger where o.invoice_no = v.invoice_no and o.id <> v.id) as related
@@ -252,7 +249,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
     const invoiceNo = (request.params as { invoice_no: string }).invoice_no
     const table = sql.id(spec.kind)
     const items = await sql<Values>`
-      select v.id, v.invoice_no, ${ref('l')} as ledger, ${spec.hasSubLedger ? ref('s') : sql`null`} as sub_ledger, ${ref('b')} as branch,
+      select v.id, v.invoice_no, ${nestedRef('l')} as ledger, ${spec.hasSubLedger ? nestedRef('s') : sql`null`} as sub_ledger, ${nestedRef('b')} as branch,
         v.debit_amount, v.credit_amount, ${sql.ref(`v.${spec.dateField}`)}, v.details ${spec.hasFile ? sql`, v.file` : sql``} ${spec.flag ? sql`, ${sql.ref(`v.${spec.flag}`)}` : sql``},
         v.created_at, v.updated_at
       from ${table} v
