@@ -163,6 +163,7 @@ export function checkRegistry(
       unique('route', e.ui.listPath, e.name, 'list route')
       unique('permission', e.permission, e.name, 'permission prefix')
       if (e.ui.formPath !== e.ui.listPath) unique('route', e.ui.formPath, e.name, 'form route')
+      for (const path of e.ui.formAt) unique('route', path, e.name, 'other form route')
       if (e.ui.alsoAt) {
         unique('route', e.ui.alsoAt.listPath, e.name, 'second list route')
         if (e.ui.alsoAt.formPath !== e.ui.alsoAt.listPath) unique('route', e.ui.alsoAt.formPath, e.name, 'second form route')
@@ -197,7 +198,8 @@ export function checkRegistry(
     problems.push(...sectionProblems(e))
     problems.push(...withinProblems(byName, e))
     // The first segments the entity's routes already use: an action named so would shadow one.
-    const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!)])
+    const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!), ...(e.gallery ? ['reorder'] : [])])
+    if (e.gallery) problems.push(...galleryProblems(e, e.gallery))
     for (const action of Object.values(e.actions)) {
       for (const path of action.paths) {
         if (!IDENT.test(path)) problems.push({ entity: e.name, message: `action path '${path}' must match ${IDENT}` })
@@ -331,5 +333,19 @@ export function checkRegistry(
       problems.push({ entity, message: `missing translation key '${key}' in the '${lang}' catalogue` })
     }
   }
+  return problems
+}
+
+/** A gallery needs a required reference to its owner, an image and an integer place. */
+function galleryProblems(e: Entity<string, Fields>, gallery: NonNullable<Entity<string, Fields>['gallery']>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const of = e.fields[gallery.of]
+  const image = e.fields[gallery.image]
+  const position = e.fields[gallery.position]
+  if (!of || of.kind !== 'ref' || !of.isRequired) problems.push({ entity: e.name, message: `gallery.of '${gallery.of}' must be a required reference to the pictures' owner` })
+  if (!image || image.widget !== 'image') problems.push({ entity: e.name, message: `gallery.image '${gallery.image}' must be an image field` })
+  if (!position || position.kind !== 'integer' || position.isReadOnly) problems.push({ entity: e.name, message: `gallery.position '${gallery.position}' must be a writable integer field` })
+  if (e.parent || e.isLine) problems.push({ entity: e.name, message: 'a gallery is an entity of its own table (not one that extends another, nor a line)' })
+  if (e.routes.update !== 'generic' || e.routes.create !== 'generic' || e.routes.delete !== 'generic') problems.push({ entity: e.name, message: 'a gallery is written through the generic create, update and delete routes' })
   return problems
 }

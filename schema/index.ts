@@ -37,6 +37,22 @@ import { size } from './entities/catalogue/size'
 import { product } from './entities/catalogue/product'
 import { productImage } from './entities/catalogue/product-image'
 import { discount } from './entities/catalogue/discount'
+import { cmsMenu } from './entities/cms/cms-menu'
+import { cmsMenuContent } from './entities/cms/cms-menu-content'
+import { cmsMenuContentImage } from './entities/cms/cms-menu-content-image'
+import { itinerary } from './entities/cms/itinerary'
+import { metaData } from './entities/cms/meta-data'
+import { blogCategory } from './entities/cms/blog-category'
+import { blog } from './entities/cms/blog'
+import { member } from './entities/membership/member'
+import { executiveMember, adviserMember, generalMember } from './entities/membership/member-kinds'
+import { monthlySubscription } from './entities/membership/monthly-subscription'
+import { paymentMethod } from './entities/membership/payment-method'
+import { cause } from './entities/membership/cause'
+import { causeContent } from './entities/membership/cause-content'
+import { causeContentImage } from './entities/membership/cause-content-image'
+import { donation } from './entities/membership/donation'
+import { causeDonation } from './entities/membership/cause-donation'
 import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
@@ -82,6 +98,24 @@ export const registry = {
   product,
   productimage: productImage,
   discount,
+  cms_menu: cmsMenu,
+  cms_menu_content: cmsMenuContent,
+  cms_menu_content_image: cmsMenuContentImage,
+  cms_itinerary: itinerary,
+  cms_meta_data: metaData,
+  cms_blog_category: blogCategory,
+  cms_blog: blog,
+  member,
+  executive_member: executiveMember,
+  adviser_member: adviserMember,
+  general_member: generalMember,
+  monthly_subscription: monthlySubscription,
+  payment_method: paymentMethod,
+  cause,
+  cause_content: causeContent,
+  cause_content_image: causeContentImage,
+  donation,
+  cause_donation: causeDonation,
 } as const
 
 export type Registry = typeof registry

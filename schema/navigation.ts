@@ -29,6 +29,7 @@ export const navGroups: readonly NavGroup[] = [
   { id: 'content-management', label: 'nav.content_management', icon: 'article', order: 20 },
   { id: 'blogs-group', label: 'nav.blogs', icon: 'rss_feed', order: 30 },
   { id: 'e-commerce', label: 'nav.e_commerce', icon: 'store', order: 35 },
+  { id: 'membership', label: 'nav.membership', icon: 'people', order: 37 },
   { id: 'settings', label: 'nav.settings', icon: 'settings', order: 40 },
   { id: 'accounting', label: 'nav.accounting', icon: 'account_balance', order: 45 },
   { id: 'user-config', label: 'nav.user_config', icon: 'manage_accounts', order: 50 },

@@ -13,6 +13,8 @@ import { DEMO_ADMIN } from './db/demo/seed'
 import type { Db } from './db/types'
 import { accountingModule } from './domain/accounting'
 import { catalogueModule } from './domain/catalogue'
+import { cmsModule } from './domain/cms'
+import { membershipModule } from './domain/membership'
 import { identityModule } from './domain/identity'
 import { workspaceModule } from './domain/workspace'
 import { hookRegistry, type HookRegistry } from './engine/hooks'
@@ -71,7 +73,7 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 }
 
 /** The app's domain modules. */
-export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule()]
+export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), cmsModule(), membershipModule()]
 
 /** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
 export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[]): void {

@@ -157,8 +157,10 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * UI paths: list at `/apps/<area>/<list>`, form at `/apps/<area>/<form ?? list>/{id}/{name?}`.
    * Not for line entities. `alsoAt`: another list path and form path (`/apps/<area>/<list>`,
    * `/apps/<area>/<form>/{id}`) that lead to these — a spec's second address for the same screen.
+   * `formAt`: more addresses of a record's form, `/apps/<path>/{id}/…` with any segments after
+   * the id (`content-management-image/{imageId}/{contentName}/{menuName?}`: names for the eye).
    */
-  route?: { area: string; list: string; form?: string; alsoAt?: { area: string; list: string; formArea?: string; form?: string } }
+  route?: { area: string; list: string; form?: string; alsoAt?: { area: string; list: string; formArea?: string; form?: string }; formAt?: readonly string[] }
   /**
    * A line entity: the child rows of the document entity of that name (its `f.lines` field).
    * Its table gets a cascading reference to the document (a column named after it) and a
@@ -207,6 +209,24 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    */
   scope?: (caller: Caller) => ScopeFilter | null
   extraRoutes?: readonly ListByRoute[]
+  /**
+   * The entity is a gallery of pictures of another (a product's images): `of` its required
+   * reference to the owner, `image` its image field, `position` its integer place (smaller
+   * first). The owner's form shows the gallery (upload several, drag to reorder, remove) and
+   * the engine serves `reorder/` (`{<of>: id, ids: [...]}`: the owner's pictures in their new order).
+   */
+  gallery?: { readonly of: FieldName<F>; readonly image: FieldName<F>; readonly position: FieldName<F> }
+  /**
+   * More keys its lists answer under, with the same rows, where the contract's screens read
+   * another key than the backend's and the registry's is taken (`menu_items`, `members`):
+   * list keys name one entity, these need not.
+   */
+  alsoListKeys?: readonly string[]
+  /**
+   * The original's model name, as the contract's English messages say it, when it is not the
+   * entity's name in PascalCase (`shippingaddress` → `ShippingAddress`, not `Shippingaddress`).
+   */
+  model?: string
   /** Actions that answer without a token (only LIST and DETAILS may be public): site settings read at start-up. */
   public?: readonly Action[]
   /**
@@ -242,6 +262,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly name: N
   readonly module: string
   readonly listKey: string
+  /** The keys its lists answer under: `listKey`, then `alsoListKeys`. */
+  readonly listKeys: readonly string[]
   readonly fields: F
   readonly fieldNames: readonly string[]
   /** The parent this entity extends (multi-table inheritance), if any. */
@@ -257,6 +279,10 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   /** The fields the list's filter bar offers: choices and flags (equality), references, dates and numbers (ranges). */
   readonly filterFields: readonly string[]
   readonly extraRoutes: readonly ListByRoute[]
+  /** The original's model name in the contract's English messages (`ShippingAddress id - 5 is deleted successfully`). */
+  readonly model: string
+  /** Set when the entity is a gallery of another's pictures (see EntityConfig.gallery). */
+  readonly gallery?: { readonly of: string; readonly image: string; readonly position: string }
   readonly publicActions: readonly Action[]
   readonly selfActions: readonly Action[]
   readonly routes: Readonly<Record<GenericRoute, RouteMode>>
@@ -286,7 +312,16 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly listTitleKey: string
   readonly fieldLabelKey: (field: string) => string
   readonly api: { readonly base: string }
-  readonly ui: { readonly area: string; readonly list: string; readonly listPath: string; readonly formPath: string; readonly areaPath: string; readonly alsoAt?: { readonly listPath: string; readonly formPath: string } }
+  readonly ui: {
+    readonly area: string
+    readonly list: string
+    readonly listPath: string
+    readonly formPath: string
+    readonly areaPath: string
+    readonly alsoAt?: { readonly listPath: string; readonly formPath: string }
+    /** Other addresses of its form (`route.formAt`), as paths: `/apps/content-management-image`. */
+    readonly formAt: readonly string[]
+  }
 }
 
 const actionOf = (permission: string, name: string, spec: ActionSpec): EntityAction => ({
@@ -330,6 +365,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     name: config.name,
     module: config.module,
     listKey: config.listKey ?? `${config.name}_lines`,
+    listKeys: [config.listKey ?? `${config.name}_lines`, ...(config.alsoListKeys ?? []).filter((key) => key !== config.listKey)],
     fields,
     fieldNames,
     parent,
@@ -343,6 +379,8 @@ export function defineEntity<const N extends string, const F extends Fields, con
     // A list column that is not a field is the registry check's to report, not a reason to fail here.
     filterFields: config.filters ?? (config.listColumns ?? fieldNames.filter((n) => !fields[n]!.isHiddenInList)).filter((n) => fields[n] !== undefined && isFilterable(fields[n])),
     extraRoutes: config.extraRoutes ?? [],
+    gallery: config.gallery,
+    model: config.model ?? config.name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
     publicActions: config.public ?? [],
     selfActions: config.selfAccess ?? [],
     routes,
@@ -373,6 +411,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
       ...(route.alsoAt
         ? { alsoAt: { listPath: `/apps/${route.alsoAt.area}/${route.alsoAt.list}`, formPath: `/apps/${route.alsoAt.formArea ?? route.alsoAt.area}/${route.alsoAt.form ?? route.alsoAt.list}` } }
         : {}),
+      formAt: (route.formAt ?? []).map((path) => `/apps/${path}`),
     },
   }
 }

@@ -15,11 +15,11 @@ export type FieldKind =
 export type Widget =
   | 'text' | 'textarea' | 'email' | 'phone' | 'url' | 'number' | 'decimal' | 'money'
   | 'checkbox' | 'date' | 'datetime' | 'select' | 'ref-select' | 'refs-select'
-  | 'file' | 'image' | 'json' | 'password' | 'lines'
+  | 'file' | 'image' | 'json' | 'password' | 'lines' | 'richtext' | 'slug'
 
 export type Cell =
   | 'text' | 'link' | 'number' | 'decimal' | 'money' | 'boolean' | 'date' | 'datetime'
-  | 'enum' | 'ref' | 'refs' | 'file' | 'image' | 'json' | 'lines'
+  | 'enum' | 'ref' | 'refs' | 'file' | 'image' | 'json' | 'lines' | 'html'
 
 /** required: must be present; optional: null when absent; default: the default when absent. */
 export type Presence = 'required' | 'optional' | 'default'
@@ -126,6 +126,10 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly notAfter?: 'today'
   /** A text of a known shape, judged as such (`postal_code`: see `postalCode`). */
   readonly format?: TextFormat
+  /** `html`: formatted text, sanitised by the server before it is stored (see `html`). */
+  readonly markup?: 'html'
+  /** A slug made from this other text field of the record when left blank (see `slug`). */
+  readonly slugFrom?: string
   readonly lines?: LinesSpec
   readonly messages?: FieldMessages
   readonly defaultValue?: V
@@ -239,6 +243,25 @@ export function text<const O extends TextOptions>(o: O = {} as O) {
     normalize: o.normalize,
     format: o.code ? 'code' : undefined,
   })
+}
+
+/**
+ * Formatted text (a content's body, a blog post): HTML edited in a rich-text editor, which
+ * the server sanitises before storing it (no script, no event handlers, no `javascript:`
+ * links), so whatever a client sends comes back inert. Lists show its words, not its tags.
+ */
+export function html<const O extends Common<string> & { max?: number }>(o: O = {} as O) {
+  return field<string, O>(o, { kind: 'text', widget: 'richtext', cell: 'html', sql: { type: 'text' }, isSortable: false, maxLength: o.max, markup: 'html' })
+}
+
+/**
+ * The address-friendly name of a record (`summer-in-sylhet`): made from the field `from`
+ * when left blank (lower case, words joined by `-`), and with `unique` given `-2`, `-3`…
+ * when another row has it. The form previews it as the source is typed.
+ */
+export function slug<const O extends Common<string> & { from: string; max?: number }>(o: O) {
+  const max = o.max ?? 500
+  return field<string, O>(o, { kind: 'text', widget: 'slug', cell: 'text', sql: { type: `varchar(${max})` }, maxLength: max, format: 'code', slugFrom: o.from })
 }
 
 /**

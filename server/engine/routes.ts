@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { routeAction, type Action, type Entity, type Fields, type GenericRoute, type Message } from '../../schema/kit'
 import { isIdText, MAX_ID, validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
-import { isOpenedByPublicRead } from './access'
+import { forCaller } from './for-caller'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
 import { findRow, type Registry } from './list-query'
@@ -12,6 +12,7 @@ import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runA
 import { messageFor } from '../i18n'
 import { readBody } from './uploads'
 import { hasNulCharacter } from './validate'
+import { reorderGallery } from './gallery'
 
 /**
  * The contract's routes for one registry entity (api-contract §2.1), each tagged with
@@ -65,10 +66,15 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
    * takes no token, so a signed-in caller is anonymous there too), and leave out who wrote the
    * row — the authors' e-mails are personal data.
    */
-  const hidesAuthors = isOpenedByPublicRead(entity)
-  const forCaller = <R extends Record<string, unknown>>(req: FastifyRequest, row: R): R => (hidesAuthors && !req.principal ? { ...row, created_by: null, updated_by: null } : row)
+  const shownTo = <R extends Record<string, unknown>>(req: FastifyRequest, row: R): R => forCaller(entity, req, [row])[0]!
   // `q` (any search field) works on `all/` too; the contract's named filters are `search/`'s.
   const filters = (query: Query, withFilters: boolean) => (withFilters ? filtersOf(entity, query) : filtersOf(entity, query.q === undefined ? {} : { q: query.q }))
+
+  // Every key the entity's lists answer under (`alsoListKeys`), each with the same rows.
+  const keyed = (req: FastifyRequest, rows: Record<string, unknown>[]) => {
+    const shown = forCaller(entity, req, rows)
+    return Object.fromEntries(entity.listKeys.map((key) => [key, shown]))
+  }
 
   const envelope = async (req: FastifyRequest, withFilters: boolean) => {
     const query = req.query as Query
@@ -78,7 +84,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       page: pageOf(query),
     })
     return {
-      [entity.listKey]: result.rows.map((row) => forCaller(req, row)),
+      ...keyed(req, result.rows),
       page: result.page,
       size: result.size,
       total_pages: result.totalPages,
@@ -88,7 +94,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   const unpaged = async (req: FastifyRequest, withFilters: boolean) => {
     const query = req.query as Query
     const { rows } = await readList(requestContext(deps, entity, req), { filters: filters(query, withFilters), ordering: orderingOf(entity, query) })
-    return { [entity.listKey]: rows.map((row) => forCaller(req, row)) }
+    return keyed(req, rows)
   }
 
   const phoneFields = entity.fieldNames.filter((n) => entity.fields[n]!.kind === 'phone')
@@ -130,7 +136,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     all: (req) => (entity.paginateAll ? envelope(req, false) : unpaged(req, false)),
     search: (req) => envelope(req, true),
     without_pagination: (req) => unpaged(req, true),
-    read: async (req) => forCaller(req, await readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))),
+    read: async (req) => shownTo(req, await readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))),
     create: async (req, reply) => {
       const body = await readBody(req, entity, deps.mediaDir)
       try {
@@ -168,8 +174,15 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,
       })
-      return { [entity.listKey]: rows.map((row) => forCaller(req, row)) }
+      return keyed(req, rows)
     })
+  }
+
+  // A gallery's new order, all at once (EntityConfig.gallery).
+  if (entity.gallery) {
+    app.post(`${base}/reorder/`, { config: actionConfig(entity, 'UPDATE') }, async (req) => ({
+      [entity.listKey]: (await reorderGallery(requestContext(deps, entity, req), req.body)).map((row) => shownTo(req, row)),
+    }))
   }
 
   for (const route of ['read', 'create', 'update', 'delete', 'delete_multiple'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)

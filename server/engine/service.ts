@@ -10,6 +10,8 @@ import { impactOf, type ImpactItem } from './delete-impact'
 import { findRow, LABELS, linkTable, listRows, refTarget, source, type Filter, type ListQuery, type ListResult, type Registry } from './list-query'
 import { modelName, validateRecord, validateShape, type Values } from './validate'
 import { checkWithin } from './within'
+import { sanitizeMarkup } from './html-markup'
+import { fillSlugs } from './slugs'
 
 /**
  * The engine's read and write layer. A write validates with the registry (fields, then
@@ -350,11 +352,12 @@ async function syncLines(ctx: Ctx, trx: Trx, docId: number, field: string, store
 // ---------------------------------------------------------------- writes
 
 /**
- * Validates a record as the registry judges it and makes the values to store: computed
- * fields worked out (each line's, then the document's), secrets hashed.
+ * Validates a record as the registry judges it and makes the values to store: formatted
+ * text sanitised, computed fields worked out (each line's, then the document's), secrets
+ * hashed. Slugs are made later, in the transaction (they depend on the stored rows).
  */
 async function prepare(entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update'): Promise<Values> {
-  const values = withComputed(entity, { ...validateRecord(entity, input, mode), ...serverValues(entity, input) })
+  const values = withComputed(entity, sanitizeMarkup(entity, { ...validateRecord(entity, input, mode), ...serverValues(entity, input) }))
   return hashSecrets(entity, values)
 }
 
@@ -403,7 +406,9 @@ export async function createRow(ctx: Ctx, body: Values): Promise<Row> {
   // Without hooks that fill in values, judging (and hashing) need not hold a transaction.
   const early = hasBeforeValidate(ctx) ? undefined : await prepare(entity, input, 'create')
   return inTransaction(ctx, async (trx) => {
-    const values = early ?? (await prepare(entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
+    const prepared = early ?? (await prepare(entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
+    // A copy: a transaction tried again (a deadlock) makes its slugs again.
+    const values = await fillSlugs(trx, entity, prepared, null)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkWithin(trx, ctx.registry, entity, values)
     await runBefore(ctx, trx, 'create', null, values)
@@ -471,7 +476,7 @@ export async function updateRow(ctx: Ctx, rowId: number, body: Values): Promise<
       else merged[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
     }
     for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
-    const values = await prepare(entity, merged, 'update')
+    const values = await fillSlugs(trx, entity, await prepare(entity, merged, 'update'), rowId)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkWithin(trx, ctx.registry, entity, values)
     if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {

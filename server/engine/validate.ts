@@ -73,6 +73,6 @@ export function validateShape(shape: RecordShape & { fieldLabelKey: (field: stri
 }
 
 /** The model name the contract's messages use: `thana` → `Thana`, `customer_type` → `CustomerType`. */
-export function modelName(entity: Pick<Entity, 'name'>): string {
-  return entity.name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
+export function modelName(entity: Pick<Entity, 'model'>): string {
+  return entity.model
 }

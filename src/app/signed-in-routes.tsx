@@ -203,11 +203,35 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
     ]
   })
 
-  /** An entity's second list and form addresses (`route.alsoAt`) lead to its own, search and id kept. */
+  // An area's own address (`/apps/e-commerce`) opens its first list, by the sidebar's order.
+  const taken = new Set<string>([...Object.values(paths), ...reports.map((report) => report.ui.path)])
+  const areaRoutes = [...new Set(screenEntities.map((entity) => entity.ui.areaPath))]
+    .filter((areaPath) => !taken.has(areaPath))
+    .map((areaPath) => {
+      const first = screenEntities.filter((e) => e.ui.areaPath === areaPath).sort((a, b) => (a.nav?.order ?? Infinity) - (b.nav?.order ?? Infinity))[0]!
+      return createRoute({
+        getParentRoute: () => appRoute,
+        path: areaPath,
+        beforeLoad: () => {
+          throw redirect({ href: first.ui.listPath, replace: true })
+        },
+      })
+    })
+
+  /** An entity's second list and form addresses (`route.alsoAt`, `route.formAt`) lead to its own, search and id kept. */
   function secondAddresses(entity: AnyEntity): AnyRoute[] {
+    const toForm = ({ params }: { params: unknown }) => {
+      throw redirect({ href: `${entity.ui.formPath}/${encodeURIComponent((params as { id: string }).id)}`, replace: true })
+    }
+    // `/apps/content-management-image/{id}/{contentName}/{menuName?}`: what follows the id only names it for the eye.
+    const formAt = entity.ui.formAt.flatMap((path) => [
+      createRoute({ getParentRoute: () => appRoute, path: `${path}/$id`, beforeLoad: toForm }),
+      createRoute({ getParentRoute: () => appRoute, path: `${path}/$id/$`, beforeLoad: toForm }),
+    ])
     const also = entity.ui.alsoAt
-    if (!also) return []
+    if (!also) return formAt
     return [
+      ...formAt,
       createRoute({
         getParentRoute: () => appRoute,
         path: also.listPath,
@@ -215,13 +239,7 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
           throw redirect({ href: `${entity.ui.listPath}${location.searchStr}`, replace: true })
         },
       }),
-      createRoute({
-        getParentRoute: () => appRoute,
-        path: `${also.formPath}/$id`,
-        beforeLoad: ({ params }) => {
-          throw redirect({ href: `${entity.ui.formPath}/${encodeURIComponent((params as { id: string }).id)}`, replace: true })
-        },
-      }),
+      createRoute({ getParentRoute: () => appRoute, path: `${also.formPath}/$id`, beforeLoad: toForm }),
     ]
   }
 
@@ -263,7 +281,7 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
     component: guestComponent(entities, () => import('../modules/identity/ResetPasswordScreen').then((m) => m.ResetPasswordScreen)),
   })
 
-  return [appRoute.addChildren([...shellRoutes, ...entityRoutes, ...reportRoutes]), registerRoute, forgotPasswordRoute, resetPasswordRoute]
+  return [appRoute.addChildren([...shellRoutes, ...entityRoutes, ...areaRoutes, ...reportRoutes]), registerRoute, forgotPasswordRoute, resetPasswordRoute]
 }
 
 export type BuildSignedInRoutes = typeof buildSignedInRoutes

@@ -1,15 +1,21 @@
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import sharp from 'sharp'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { inEveryLook, overflowOf } from './support/looks'
 
 /**
  * The catalogue in real Chromium against a real server (issue 11): a category under another
- * (picked in the tree), a brand, a product with two colours and two gallery images (real
- * PNGs: the server reads the bytes and makes thumbnails), found from the list search by part
- * of its name, its price changed, one image deleted.
+ * (picked in the tree), a brand, a product with two colours and two gallery images chosen on
+ * its form before it exists (real PNGs: the server reads the bytes and makes thumbnails),
+ * found from the list search by part of its name, its pictures reordered by keyboard drag, its
+ * price changed, one image deleted — and its form in every look.
  */
+const shotsDir = process.env.SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'catalogue-shots-'))
 let server: RunningServer
 let browser: Browser
 let page: Page
@@ -34,6 +40,7 @@ beforeAll(async () => {
   token = `Bearer ${((await login.json()) as { access: string }).access}`
   for (const name of ['red', 'blue', 'green']) await api('/color/api/v1/color/create/', { method: 'POST', body: { name } })
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  mkdirSync(shotsDir, { recursive: true })
 })
 
 afterAll(async () => {
@@ -78,7 +85,7 @@ describe('the catalogue in the browser', () => {
     await page.getByRole('textbox', { name: /^Name/ }).fill('acme')
     await save(brands)
 
-    // The product: its category, brand, two colours, a price.
+    // The product: its category, brand, two colours, a price, and two pictures chosen before it exists.
     const products = '/apps/e-commerce/products'
     await page.goto(`${server.url}${products}`)
     await page.getByRole('link', { name: 'New' }).click()
@@ -87,30 +94,25 @@ describe('the catalogue in the browser', () => {
     await choose(/^Brand/, 'acm', /^Acme/)
     for (const colour of ['RED', 'BLUE']) await choose(/^Colors/, colour.toLowerCase(), new RegExp(`^${colour}$`))
     await page.getByRole('textbox', { name: /^Unit Price/ }).fill('199.99')
+    await page.getByLabel(/Add pictures/).setInputFiles([
+      { name: 'red.png', mimeType: 'image/png', buffer: await png('#c00') },
+      { name: 'blue.png', mimeType: 'image/png', buffer: await png('#00c') },
+    ])
+    await expect.poll(() => page.getByRole('listitem', { name: /^Picture \d$/ }).count()).toBe(2)
     await save(products)
     const { products: created } = await api<{ products: Array<{ id: number; name: string; unit_price: string; colors: unknown[] }> }>('/product/api/v1/product/all/?q=x200')
     expect(created).toHaveLength(1)
     expect(created[0]).toMatchObject({ name: 'Acme Phone X200', unit_price: '199.99' })
     expect(created[0]!.colors).toHaveLength(2)
-
-    // Two gallery images, real PNGs uploaded through the form.
-    const images = '/apps/productImage-management/productImages'
-    const imagesList = (await api<{ product_images: unknown[] }>(`/productimage/api/v1/productimage/all_productimage_by_product_id/${created[0]!.id}`)).product_images
-    expect(imagesList).toHaveLength(0)
-    for (const color of ['#c00', '#00c']) {
-      await page.goto(`${server.url}${images}`)
-      await page.getByRole('link', { name: 'New' }).click()
-      await choose(/^Product/, 'x200', /^Acme Phone X200/)
-      await page.locator('input[type=file]').first().setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: await png(color) })
-      await page.getByRole('button', { name: 'Save' }).click()
-      await page.waitForURL((url) => !url.pathname.endsWith('/new'))
-    }
-    const gallery = (await api<{ product_images: Array<{ id: number; image: string }> }>(`/productimage/api/v1/productimage/all_productimage_by_product_id/${created[0]!.id}`)).product_images
-    expect(gallery).toHaveLength(2)
+    const productId = created[0]!.id
+    const galleryOf = async () => (await api<{ product_images: Array<{ id: number; image: string }> }>(`/productimage/api/v1/productimage/all_productimage_by_product_id/${productId}`)).product_images
+    const uploaded = await galleryOf()
+    expect(uploaded).toHaveLength(2)
     // The server made a thumbnail of each.
-    for (const image of gallery) expect((await fetch(`${server.url}${image.image.replace(/\.[a-z]+$/, '.thumb.webp')}`)).status).toBe(200)
+    for (const image of uploaded) expect((await fetch(`${server.url}${image.image.replace(/\.[a-z]+$/, '.thumb.webp')}`)).status).toBe(200)
+    const [red, blue] = uploaded.map((image) => image.id)
 
-    // Found from the list search by part of its name; its price changed.
+    // Found from the list search by part of its name.
     await page.goto(`${server.url}${products}`)
     await page.getByRole('searchbox').fill('phone x2')
     const row = page.getByRole('row', { name: /Acme Phone X200/ })
@@ -118,16 +120,43 @@ describe('the catalogue in the browser', () => {
     await row.getByRole('link').first().click()
     const price = page.getByRole('textbox', { name: /^Unit Price/ })
     await expect.poll(() => price.inputValue()).toBe('199.99')
+
+    // The second picture dragged first with the keyboard (space, arrow, space): saved at once.
+    await expect.poll(() => page.getByRole('listitem', { name: /^Picture \d$/ }).count()).toBe(2)
+    const handle = page.getByRole('button', { name: 'Drag picture 2' })
+    await handle.focus()
+    await page.keyboard.press('Space')
+    // Each step as a person takes it: picked up (the handle says so), moved over place 1 (the live region says so), dropped.
+    await expect.poll(() => handle.getAttribute('aria-pressed')).toBe('true')
+    await page.keyboard.press('ArrowLeft')
+    await expect.poll(() => page.getByText('Over place 1.').count()).toBe(1)
+    await page.keyboard.press('Space')
+    await expect.poll(async () => (await galleryOf()).map((image) => image.id), { timeout: 10_000 }).toEqual([blue, red])
+    await page.screenshot({ path: join(shotsDir, 'product-gallery.png'), fullPage: true })
+
+    // One picture removed on the form, after the confirmation.
+    await page.getByRole('button', { name: 'Remove picture 2' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
+    await expect.poll(async () => (await galleryOf()).map((image) => image.id), { timeout: 10_000 }).toEqual([blue])
+
+    // Its price changed.
     await price.fill('149.50')
     await save(products)
-    expect((await api<{ unit_price: string }>(`/product/api/v1/product/${created[0]!.id}`)).unit_price).toBe('149.50')
+    expect((await api<{ unit_price: string }>(`/product/api/v1/product/${productId}`)).unit_price).toBe('149.50')
+  })
 
-    // One image deleted from the gallery's list.
-    await page.goto(`${server.url}${images}`)
-    await page.getByRole('button', { name: /^Delete/ }).first().click()
-    await page.getByRole('dialog').getByRole('button', { name: /^Delete/ }).click()
-    await expect
-      .poll(async () => (await api<{ product_images: unknown[] }>(`/productimage/api/v1/productimage/all_productimage_by_product_id/${created[0]!.id}`)).product_images.length)
-      .toBe(1)
+  it('shows the product form with its gallery in light and dark, English and Arabic, on a desktop and a phone', async () => {
+    const { products: found } = await api<{ products: Array<{ id: number }> }>('/product/api/v1/product/all/?q=x200')
+    const stored = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage)) as Record<string, string>)
+    await inEveryLook(browser, stored, async (shot, { width, language, mode }) => {
+      await shot.goto(`${server.url}/apps/e-commerce/product/${found[0]!.id}`)
+      await expect.poll(() => shot.locator('section img').count()).toBe(1)
+      // Tiles load lazily: brought into view, the picture is there before the shot.
+      await shot.locator('section img').scrollIntoViewIfNeeded()
+      await expect.poll(() => shot.locator('section img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+      await shot.waitForLoadState('networkidle')
+      await shot.screenshot({ path: join(shotsDir, `product-form-${width}-${language}-${mode}.png`), fullPage: true })
+      expect(await overflowOf(shot)).toBeLessThanOrEqual(0)
+    })
   })
 })

@@ -11,7 +11,8 @@ import { countRows } from './helpers/samples'
 /** The demo data of the first start (spec §5), on both databases. */
 const EXPECTED_ROWS: Record<string, number> = {
   country: 249, city: 64, thana: 545, branch: 5, department: 8, designation: 10, customer_type: 5,
-  user: 7, employee: 1, customer: 2, vendor: 2, general_setting: 1,
+  user: 8, employee: 1, customer: 2, vendor: 2, general_setting: 1,
+  cms_menu: 3, cms_menu_content: 1, cms_blog_category: 1, cms_blog: 1, member: 1, cause: 1,
 }
 
 describeEachDatabase('demo seed', (t) => {
@@ -25,8 +26,13 @@ describeEachDatabase('demo seed', (t) => {
     // With the app's hooks, the seeded people get their ledger accounts, as a create through the API does.
     const ledgers = await sql<{ ledger_type: string; n: string }>`
       select l.ledger_type, count(*) as n from ledger_account l
-      join "user" u on l.reference_id = u.id::text group by l.ledger_type order by l.ledger_type`.execute(t.current.db)
-    expect(ledgers.rows.map((r) => [r.ledger_type, Number(r.n)])).toEqual([['customer_ledger', 2], ['employee_ledger', 1], ['vendor_ledger', 2]])
+      join "user" u on l.reference_id = u.id::text where l.ledger_type <> 'cause_ledger' group by l.ledger_type order by l.ledger_type`.execute(t.current.db)
+    expect(ledgers.rows.map((r) => [r.ledger_type, Number(r.n)])).toEqual([['customer_ledger', 2], ['employee_ledger', 1], ['member_ledger', 1], ['vendor_ledger', 2]])
+    // The cause's sales entry of its goal is in the general ledger, which ties.
+    const totals = await sql<{ debit: string; credit: string; n: string }>`select sum(debit_amount)::text as debit, sum(credit_amount)::text as credit, count(*) as n from account_log`.execute(t.current.db)
+    expect({ ...totals.rows[0], n: Number(totals.rows[0]!.n) }).toEqual({ debit: '250000.00', credit: '250000.00', n: 2 })
+    const content = await sql<{ slug: string; value: string }>`select slug, value from cms_menu_content`.execute(t.current.db)
+    expect(content.rows[0]!.slug).toBe('tea-gardens-of-srimangal')
   })
 
   it('keeps the trigger-kept row counts equal to the real counts', async () => {

@@ -449,7 +449,10 @@ describeEachDatabase('identity and access', (t) => {
       const expected = [
         { menu_id: 'dashboards', children: [] },
         { menu_id: 'employee-management', children: ['employee', 'department', 'designation', 'qualification'] },
+        { menu_id: 'content-management', children: ['cms_menu', 'cms_menu_content', 'cms_menu_content_image', 'cms_meta_data', 'cms_itinerary'] },
+        { menu_id: 'blogs-group', children: ['cms_blog', 'cms_blog_category'] },
         { menu_id: 'e-commerce', children: ['product', 'category', 'brand', 'manufacturer', 'color', 'size', 'productimage', 'discount'] },
+        { menu_id: 'membership', children: ['member', 'executive_member', 'adviser_member', 'general_member', 'monthly_subscription', 'cause', 'cause_content', 'cause_content_image', 'donation', 'payment_method', 'cause_donation'] },
         { menu_id: 'settings', children: ['customer', 'vendor', 'customer_type', 'country', 'city', 'thana', 'branch', 'shippingaddress', 'general_setting', 'homepage_slider'] },
         { menu_id: 'accounting', children: ['primary_group', 'group', 'ledger_account', 'sub_ledger_account'] },
         { menu_id: 'user-config', children: ['permission', 'role', 'user', 'role_menu', 'menu_item'] },

@@ -138,6 +138,10 @@ describeEachDatabase('people', (t) => {
     const listed = await t.current.call({ method: 'GET', url: `${ADDRESSES}/search/?user=${customer.id}` })
     expect(Object.keys(listed.body)).toContain('shipping_addresses')
     expect(listed.body.shipping_addresses.map((a: { id: number }) => a.id)).toEqual([created.body.id])
+    // The contract's words name the original's model, ShippingAddress.
+    const second = await t.current.call({ method: 'POST', url: `${ADDRESSES}/create/`, payload: { ...address, thana: here.id } })
+    const deleted = await t.current.call({ method: 'DELETE', url: `${ADDRESSES}/delete/${second.body.id}` })
+    expect(deleted.body).toEqual({ detail: `ShippingAddress id - ${second.body.id} is deleted successfully` })
 
     expect((await t.current.call({ method: 'DELETE', url: `${CUSTOMERS}/delete/${customer.id}` })).status).toBe(200)
     expect((await t.current.call({ method: 'GET', url: `${ADDRESSES}/${created.body.id}` })).status).toBe(404)

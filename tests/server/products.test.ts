@@ -76,6 +76,21 @@ describeEachDatabase('products', (t) => {
     await createProduct(t.current)
   })
 
+  it('records who verified a product (verified_by) when the flag goes on, clears it when it goes off, and ignores a client’s value', async () => {
+    const made = await createProduct(t.current, { verified_by: 424242 })
+    expect(made.verified_by).toBeNull()
+    const verified = await t.current.call({ method: 'PATCH', url: `${PRODUCT}/update/${made.id}`, payload: { is_verified: true } })
+    expect(verified.status, verified.raw).toBe(200)
+    expect(verified.body).toMatchObject({ is_verified: true, verified_by: t.current.adminId })
+    // Another edit keeps who verified it.
+    const renamed = await t.current.call({ method: 'PATCH', url: `${PRODUCT}/update/${made.id}`, payload: { name: 'renamed product', verified_by: 424242 } })
+    expect(renamed.body.verified_by).toBe(t.current.adminId)
+    const unverified = await t.current.call({ method: 'PATCH', url: `${PRODUCT}/update/${made.id}`, payload: { is_verified: false } })
+    expect(unverified.body).toMatchObject({ is_verified: false, verified_by: null })
+    const bornVerified = await createProduct(t.current, { is_verified: true })
+    expect(bornVerified.verified_by).toBe(t.current.adminId)
+  })
+
   it('holds colours and sizes many-to-many: set on create, replaced on update, named in _labels and the list, unlinked when a colour goes', async () => {
     const [red, blue] = [await createColor(t.current), await createColor(t.current)]
     const small = await createSize(t.current)

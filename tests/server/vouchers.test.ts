@@ -261,6 +261,22 @@ describeEachDatabase('vouchers', (t) => {
     expect(list.body.purchases).toEqual([])
   })
 
+  it('keeps the invoice a payment or receipt settles (ref_invoice_no) across an update, and refuses one too long', async () => {
+    const lines = [{ ledger: l.customer, credit_amount: '40' }, { ledger: l.cash, debit_amount: '40' }]
+    const made = await create('receipt_voucher', lines, { ref_invoice_no: 'SA20260415001' })
+    expect(made.status, made.raw).toBe(201)
+    const invoice = made.body.receipt_vouchers[0].invoice_no as string
+    const read = await t.current.call({ method: 'GET', url: `${baseOf('receipt_voucher')}/receipt_voucher_by_invoice_no/${invoice}` })
+    expect(read.body.items.map((i: { ref_invoice_no: string }) => i.ref_invoice_no)).toEqual(['SA20260415001', 'SA20260415001'])
+    const lineId = made.body.receipt_vouchers[0].id as number
+    const updated = await t.current.call({ method: 'PATCH', url: `${baseOf('receipt_voucher')}/update/${lineId}`, payload: { items: [{ ledger: l.customer, credit_amount: '45' }, { ledger: l.cash, debit_amount: '45' }] } })
+    expect(updated.status, updated.raw).toBe(200)
+    expect(updated.body.data.receipt_vouchers.map((x: { ref_invoice_no: string }) => x.ref_invoice_no)).toEqual(['SA20260415001', 'SA20260415001'])
+    const tooLong = await create('payment_voucher', [{ ledger: l.rent, debit_amount: '1' }, { ledger: l.cash, credit_amount: '1' }], { ref_invoice_no: 'X'.repeat(51) })
+    expect(tooLong.status).toBe(400)
+    expect(Object.keys(tooLong.body)).toEqual(['ref_invoice_no'])
+  })
+
   it('keeps a multipart file on a payment voucher', async () => {
     const body = multipart(
       { payment_date: '2026-06-03', 'items[0][ledger]': String(l.rent), 'items[0][debit_amount]': '20', 'items[1][ledger]': String(l.cash), 'items[1][credit_amount]': '20' },

@@ -171,3 +171,28 @@ describe('second addresses of a screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/apps/ledger-management/ledgers/5'))
   })
 })
+
+describe('other addresses of a form (route.formAt)', () => {
+  beforeEach(() => storeSession())
+
+  it('opens a content picture’s form from the spec’s content-management-image/{imageId}/{contentName}/{menuName?}, with or without the names', async () => {
+    const image = registry.cms_menu_content_image
+    server.use(http.get(api(`${image.api.base}/9`), () => HttpResponse.json({ id: 9, cms_menu: 1, head: 'banner', image: null, _labels: { cms_menu: 'Tours' } })))
+    const { router } = await renderApp('/apps/content-management-image/9/Sajek%20Valley/Tours')
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${image.ui.formPath}/9`))
+    await router.navigate({ to: '/apps/content-management-image/9' })
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${image.ui.formPath}/9`))
+    await router.navigate({ to: '/apps/cause-content-management-image/4' })
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${registry.cause_content_image.ui.formPath}/4`))
+  })
+})
+
+describe('an area’s own address', () => {
+  beforeEach(() => storeSession())
+
+  it('opens the area’s first list: /apps/e-commerce leads to the products (spec §routes)', async () => {
+    server.use(http.get(api(`${registry.product.api.base}/all/`), () => HttpResponse.json(envelope('products', []))))
+    const { router } = await renderApp('/apps/e-commerce')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/e-commerce/products'))
+  })
+})

@@ -26,12 +26,14 @@ export type VoucherSpec = {
   /** The side whose sum over the invoice's lines is the list's `amount`. */
   readonly amountSide: 'debit_amount' | 'credit_amount'
   readonly flag?: 'npcheck' | 'pcheck'
+  /** The invoice this one settles (`ref_invoice_no`: a cause donation's receipt names the cause's sales invoice). */
+  readonly hasRefInvoice?: boolean
   readonly order: number
 }
 
 export const voucherSpecs = [
-  { kind: 'payment_voucher', listKey: 'payment_vouchers', dateField: 'payment_date', prefix: 'PV', route: { area: 'accounts', list: 'paymentvouchers', form: 'paymentvoucher' }, byInvoice: 'payment_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'credit_amount', order: 30 },
-  { kind: 'receipt_voucher', listKey: 'receipt_vouchers', dateField: 'receipt_date', prefix: 'RV', route: { area: 'accounts', list: 'receiptvouchers', form: 'receiptvoucher' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'debit_amount', order: 31 },
+  { kind: 'payment_voucher', listKey: 'payment_vouchers', dateField: 'payment_date', prefix: 'PV', route: { area: 'accounts', list: 'paymentvouchers', form: 'paymentvoucher' }, byInvoice: 'payment_voucher_by_invoice_no', hasFile: true, hasRefInvoice: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'credit_amount', order: 30 },
+  { kind: 'receipt_voucher', listKey: 'receipt_vouchers', dateField: 'receipt_date', prefix: 'RV', route: { area: 'accounts', list: 'receiptvouchers', form: 'receiptvoucher' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasRefInvoice: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'debit_amount', order: 31 },
   { kind: 'sales', listKey: 'sales', dateField: 'sales_date', prefix: 'SA', route: { area: 'accounts', list: 'receivable_bills', form: 'receivable_bill' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Sales', amountSide: 'credit_amount', flag: 'npcheck', order: 32 },
   { kind: 'purchase', listKey: 'purchases', dateField: 'purchase_date', prefix: 'PU', route: { area: 'accounts', list: 'payable_bills', form: 'payable_bill' }, byInvoice: 'purchase_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Purchase', amountSide: 'debit_amount', flag: 'pcheck', order: 33 },
   { kind: 'contra', listKey: 'contras', dateField: 'contra_date', prefix: 'CO', route: { area: 'contra-management', list: 'contras', form: 'contras' }, byInvoice: 'contra_by_invoice_no', hasFile: false, hasSubLedger: false, listLine: 'first', amountSide: 'credit_amount', order: 34 },
@@ -44,6 +46,7 @@ function voucherEntity(spec: VoucherSpec) {
     ...(spec.hasSubLedger ? { sub_ledger: f.ref('sub_ledger_account') } : {}),
     branch: f.ref('branch'),
     invoice_no: f.text({ max: 50, search: true, code: true }),
+    ...(spec.hasRefInvoice ? { ref_invoice_no: f.text({ max: 50, code: true, hideInList: true }) } : {}),
     debit_amount: f.money({ default: '0.00', min: '0' }),
     credit_amount: f.money({ default: '0.00', min: '0' }),
     [spec.dateField]: f.date({ required: true }),

@@ -11,6 +11,7 @@ export const productImage = defineEntity({
   name: 'productimage',
   module: 'catalogue',
   listKey: 'product_images',
+  model: 'ProductImage',
   permission: 'PRODUCT_IMAGE',
   labelField: 'product',
   ordering: 'position',
@@ -21,5 +22,7 @@ export const productImage = defineEntity({
     position: f.integer({ default: 0, min: 0 }),
   },
   extraRoutes: [{ kind: 'listBy', path: 'all_productimage_by_product_id', field: 'product' }],
+  // The product's form shows its pictures: several uploaded at once, dragged into order, removed.
+  gallery: { of: 'product', image: 'image', position: 'position' },
   nav: { group: 'e-commerce', icon: 'image', order: 7 },
 })

@@ -37,6 +37,8 @@ export const product = defineEntity({
     is_new_arrival: f.boolean({ default: false }),
     is_under_discount: f.boolean({ default: false }),
     is_verified: f.boolean({ default: false }),
+    // Who verified it: set by the server when the flag is turned on, cleared when it is turned off.
+    verified_by: f.ref('user', { readOnly: true, onDelete: 'setNull', hideInList: true }),
   },
   listColumns: ['thumbnail', 'name', 'product_code', 'category', 'brand', 'unit_price', 'old_price', 'is_popular', 'is_new_arrival', 'is_under_discount', 'is_verified'],
   filters: ['category', 'brand', 'manufacturer', 'vendor', 'condition', 'unit_price', 'is_popular', 'is_new_arrival', 'is_under_discount', 'is_verified'],

@@ -9,6 +9,7 @@ export const shippingAddress = defineEntity({
   name: 'shippingaddress',
   module: 'sales',
   listKey: 'shipping_addresses',
+  model: 'ShippingAddress',
   permission: 'SHIPPING_ADDRESS',
   route: { area: 'shippingAddress-management', list: 'shippingAddresses' },
   fields: {

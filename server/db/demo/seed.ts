@@ -108,6 +108,28 @@ export async function seedDemo(trx: Trx, admin: number, hooks?: HookRegistry): P
     ...person, first_name: 'Shirin', last_name: 'Begum', username: 'shirin', email: 'shirin@example.com', gender: 'female', primary_phone: '+8801912000202',
     street_address_one: 'Zindabazar', city: cityOf('Sylhet'), postal_code: '3100', branch: branchIds[2],
   })
+
+  // The site's content, as an editor writes it: formatted text sanitised and slugs made by the engine.
+  const tours = await write(registry.cms_menu, { name: 'Tours', position: 1 })
+  const sylhet = await write(registry.cms_menu, { name: 'Sylhet', parent: tours.id, position: 2 })
+  await write(registry.cms_menu, { name: 'About Us', position: 3 })
+  await write(registry.cms_menu_content, {
+    cms_menu: sylhet.id, name: 'Tea Gardens of Srimangal', type: 'Tours', location: 'Srimangal', duration: '2 days', price: '4500', published: true,
+    value: '<p>Walk the green hills of <strong>Srimangal</strong> at dawn, with a tea-tasting at a garden estate.</p>',
+  })
+  const travel = await write(registry.cms_blog_category, { name: 'Travel' })
+  await write(registry.cms_blog, {
+    title: 'Monsoon in Sylhet', blog_category: travel.id, date: '2026-07-01', is_published: true, short_des: 'Rain, rivers and tea: the north-east at its greenest.',
+    description: '<h2>When to go</h2><p>From June to September the haors fill and the hills turn <em>emerald</em>.</p>',
+  })
+
+  // Membership: a member (with their ledger) and a cause (its ledger and the sales entry of its
+  // goal), as creates through the API make them. The cash book stays empty for the demo's own first receipt.
+  await write(registry.member, {
+    ...person, first_name: 'Abdul', last_name: 'Jalil', username: 'jalil', email: 'jalil@example.com', primary_phone: '+8801712000301',
+    village: 'Kulaura', profession: 'Teacher',
+  })
+  await write(registry.cause, { name: 'Clean Water for Sunamganj', goal_amount: '250000.00' })
 }
 
 /** `hooks`: the app's engine hooks, so that seeded people get what a create through the API gives (their ledger accounts). */

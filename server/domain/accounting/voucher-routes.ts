@@ -8,14 +8,14 @@ import { BusinessError, NotFoundError, ValidationError } from '../../engine/erro
 import type { ModuleDeps } from '../../engine/modules'
 import { filtersOf, orderingOf, pageOf } from '../../engine/request'
 import { nestedRef, whereClause, type Registry } from '../../engine/list-query'
-import { diff, writeAudit } from '../../engine/audit'
 import { actionConfig } from '../../engine/routes'
 import { inTransaction } from '../../engine/service'
-import { readBody, releaseFiles } from '../../engine/uploads'
+import { readBody } from '../../engine/uploads'
 import { modelName } from '../../engine/validate'
 import { messageFor } from '../../i18n'
 import { nextInvoiceNo } from './numbering'
-import { cashBankLedgerIds, postEntries, reverseEntries, type LedgerRow, type PostingLine } from './posting'
+import { cashBankLedgerIds, reverseEntries, type PostingLine } from './posting'
+import { cancelInvoice, linesOfInvoice, removeLines, writeVoucher, type VoucherHeader, type VoucherRow } from './voucher-service'
 
 /**
  * The six vouchers' routes (api-contract §4.7, decisions.md "Accounting"): every write posts
@@ -26,7 +26,6 @@ import { cashBankLedgerIds, postEntries, reverseEntries, type LedgerRow, type Po
  * (an update's reversal and new lines are two statements) runs it again.
  */
 type Values = Record<string, unknown>
-type VoucherRow = Record<string, unknown> & { id: number; invoice_no: string }
 
 const say = (request: FastifyRequest, message: Message) => messageFor(request.headers['accept-language'], message)
 
@@ -47,9 +46,7 @@ const isUploadOf = (spec: VoucherSpec, value: unknown): value is string =>
   typeof value === 'string' && new RegExp(`^/media/${spec.kind}/[0-9a-f-]{36}\\.[a-z0-9]{1,10}$`).test(value)
 
 /** The voucher's header as sent, laid over the stored one on update. */
-type Header = { date: string; branch: number | null; subLedger: number | null; details: string | null; file: string | null; flag: boolean }
-
-function headerOf(spec: VoucherSpec, body: Values, stored?: Header): Header {
+function headerOf(spec: VoucherSpec, body: Values, stored?: VoucherHeader): VoucherHeader {
   const errors: Record<string, Message[]> = {}
   const sentDate = body[spec.dateField]
   // The contract sends a date; a datetime's day is taken (the original added the time itself).
@@ -60,6 +57,8 @@ function headerOf(spec: VoucherSpec, body: Values, stored?: Header): Header {
   const subLedger = spec.hasSubLedger ? idOf(body.sub_ledger) : null
   if (Number.isNaN(branch)) errors.branch = [{ key: 'validation.ref', params: { label: 'field.branch' } }]
   if (Number.isNaN(subLedger)) errors.sub_ledger = [{ key: 'validation.ref', params: { label: 'field.sub_ledger' } }]
+  const refInvoiceNo = spec.hasRefInvoice && 'ref_invoice_no' in body ? textOf(body.ref_invoice_no) : (stored?.refInvoiceNo ?? null)
+  if (refInvoiceNo !== null && refInvoiceNo.length > 50) errors.ref_invoice_no = [{ key: 'validation.max_length', params: { label: 'field.ref_invoice_no', max: 50 } }]
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
   return {
     date: date!,
@@ -68,6 +67,7 @@ function headerOf(spec: VoucherSpec, body: Values, stored?: Header): Header {
     details: 'details' in body ? textOf(body.details) : (stored?.details ?? null),
     file: spec.hasFile && isUploadOf(spec, body.file) ? body.file : (stored?.file ?? null),
     flag: spec.flag && spec.flag in body ? flagOf(body[spec.flag]) : (stored?.flag ?? false),
+    refInvoiceNo,
   }
 }
 
@@ -83,48 +83,14 @@ function linesOf(body: Values): PostingLine[] {
   })
 }
 
-const fieldNames = (spec: VoucherSpec) => ({ lines: 'items', ledger: 'ledger', debit: 'debit_amount', credit: 'credit_amount', subLedger: 'sub_ledger', branch: 'branch', date: spec.dateField, referenceNo: 'invoice_no' })
-
-/** Posts a voucher's lines and writes them as its rows, under its number. */
-async function post(trx: Trx, spec: VoucherSpec, invoiceNo: string, header: Header, lines: PostingLine[], actor: number | null): Promise<{ lines: VoucherRow[]; logs: LedgerRow[] }> {
-  const logs = await postEntries(trx, { kind: spec.kind, date: header.date, referenceNo: invoiceNo, branch: header.branch, subLedger: header.subLedger, details: header.details, lines }, { actor, fieldNames: fieldNames(spec) })
-  const written: VoucherRow[] = []
-  for (const log of logs) {
-    const values: Record<string, unknown> = {
-      ledger: log.ledger,
-      branch: log.branch,
-      invoice_no: invoiceNo,
-      debit_amount: log.debit_amount,
-      credit_amount: log.credit_amount,
-      [spec.dateField]: header.date,
-      details: header.details,
-      created_by: actor,
-      updated_by: actor,
-    }
-    if (spec.hasSubLedger) values.sub_ledger = log.sub_ledger
-    if (spec.hasFile) values.file = header.file
-    if (spec.flag) values[spec.flag] = header.flag
-    const columns = Object.keys(values)
-    const row = await sql<VoucherRow>`insert into ${sql.id(spec.kind)} (${sql.join(columns.map((c) => sql.id(c)))}) values (${sql.join(columns.map((c) => values[c]))}) returning *`.execute(trx)
-    written.push(row.rows[0]!)
-    await writeAudit(trx, { actor: actor === null ? null : { id: actor }, entity: spec.kind, entityId: row.rows[0]!.id, action: 'create', changes: diff(null, row.rows[0]!, columns) })
-  }
-  return { lines: written, logs }
-}
-
-/** The stored lines of an invoice, locked for the write that changes them. */
-async function linesOfInvoice(db: Executor, spec: VoucherSpec, invoiceNo: string, lock = false): Promise<VoucherRow[]> {
-  const rows = await sql<VoucherRow>`select * from ${sql.id(spec.kind)} where invoice_no = ${invoiceNo} order by id ${lock ? sql`for update` : sql``}`.execute(db)
-  return rows.rows
-}
-
-const storedHeader = (spec: VoucherSpec, first: VoucherRow): Header => ({
+const storedHeader = (spec: VoucherSpec, first: VoucherRow): VoucherHeader => ({
   date: String(first[spec.dateField]).slice(0, 10),
   branch: (first.branch as number | null) ?? null,
   subLedger: spec.hasSubLedger ? ((first.sub_ledger as number | null) ?? null) : null,
   details: (first.details as string | null) ?? null,
   file: spec.hasFile ? ((first.file as string | null) ?? null) : null,
   flag: spec.flag ? Boolean(first[spec.flag]) : false,
+  refInvoiceNo: spec.hasRefInvoice ? ((first.ref_invoice_no as string | null) ?? null) : null,
 })
 
 
@@ -199,26 +165,6 @@ async function invoicesOfIds(trx: Trx, entity: Entity<string, Fields>, spec: Vou
   return [...new Set(found.rows.map((r) => r.invoice_no))]
 }
 
-/**
- * Takes an invoice's lines out of the voucher's table (its ledger rows stay: the caller
- * reverses them), each with its audit row; their file is released (kept if the new version
- * still holds it).
- */
-async function removeLines(trx: Trx, spec: VoucherSpec, lines: readonly VoucherRow[], actor: number | null): Promise<void> {
-  if (spec.hasFile) await releaseFiles(trx, lines.map((line) => line.file))
-  for (const line of lines) {
-    await sql`delete from ${sql.id(spec.kind)} where id = ${line.id}`.execute(trx)
-    await writeAudit(trx, { actor: actor === null ? null : { id: actor }, entity: spec.kind, entityId: line.id, action: 'delete', changes: diff(line, null, Object.keys(line)) })
-  }
-}
-
-/** Cancels an invoice: reversing rows for what stands, and its lines leave the voucher's table. */
-async function cancel(trx: Trx, spec: VoucherSpec, invoiceNo: string, actor: number | null): Promise<void> {
-  const lines = await linesOfInvoice(trx, spec, invoiceNo, true)
-  await reverseEntries(trx, invoiceNo, { actor })
-  await removeLines(trx, spec, lines, actor)
-}
-
 const idsOf = (body: unknown): number[] => {
   const ids = (body as { ids?: unknown } | null)?.ids
   const parsed = Array.isArray(ids) ? ids.map((v) => idOf(v)) : []
@@ -250,7 +196,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
     const table = sql.id(spec.kind)
     const items = await sql<Values>`
       select v.id, v.invoice_no, ${nestedRef('l')} as ledger, ${spec.hasSubLedger ? nestedRef('s') : sql`null`} as sub_ledger, ${nestedRef('b')} as branch,
-        v.debit_amount, v.credit_amount, ${sql.ref(`v.${spec.dateField}`)}, v.details ${spec.hasFile ? sql`, v.file` : sql``} ${spec.flag ? sql`, ${sql.ref(`v.${spec.flag}`)}` : sql``},
+        v.debit_amount, v.credit_amount, ${sql.ref(`v.${spec.dateField}`)}, v.details ${spec.hasFile ? sql`, v.file` : sql``} ${spec.flag ? sql`, ${sql.ref(`v.${spec.flag}`)}` : sql``} ${spec.hasRefInvoice ? sql`, v.ref_invoice_no` : sql``},
         v.created_at, v.updated_at
       from ${table} v
       join ledger_account l on l.id = v.ledger
@@ -268,6 +214,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
       [spec.dateField]: first[spec.dateField],
       details: first.details ?? null,
       ...(spec.flag ? { [spec.flag]: first[spec.flag] } : {}),
+      ...(spec.hasRefInvoice ? { ref_invoice_no: first.ref_invoice_no ?? null } : {}),
       items: items.rows,
     }
   })
@@ -279,7 +226,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
       const lines = linesOf(body.values)
       const written = await inTransaction({ db: deps.db, entity }, async (trx) => {
         const invoiceNo = await nextInvoiceNo(trx, spec.prefix, header.date)
-        return post(trx, spec, invoiceNo, header, lines, actorOf(request))
+        return writeVoucher(trx, spec, invoiceNo, header, lines, actorOf(request))
       })
       return reply.code(201).send({ [entity.listKey]: written.lines, account_logs: written.logs })
     } catch (e) {
@@ -301,7 +248,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
         // The ledger is append-only: what stood is reversed, the new version posted under the same number.
         await reverseEntries(trx, invoiceNo, { actor: actorOf(request) })
         await removeLines(trx, spec, stored, actorOf(request))
-        return { invoiceNo, ...(await post(trx, spec, invoiceNo, header, lines, actorOf(request))) }
+        return { invoiceNo, ...(await writeVoucher(trx, spec, invoiceNo, header, lines, actorOf(request))) }
       })
       return {
         data: { [entity.listKey]: written.lines, account_logs: written.logs },
@@ -326,7 +273,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
     const id = lineIdOf(entity, (request.params as { id: string }).id)
     await inTransaction({ db: deps.db, entity }, async (trx) => {
       const [invoiceNo] = await invoicesOfIds(trx, entity, spec, [id])
-      await cancel(trx, spec, invoiceNo!, actorOf(request))
+      await cancelInvoice(trx, spec, invoiceNo!, actorOf(request))
     })
     return { detail: say(request, { key: 'detail.delete_done', params: { model: modelName(entity), entity: entity.labelKey, id } }) }
   })
@@ -334,7 +281,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
   app.delete(`${base}/delete_multiple/`, { config: actionConfig(entity, 'DELETE') }, async (request) => {
     const ids = idsOf(request.body)
     await inTransaction({ db: deps.db, entity }, async (trx) => {
-      for (const invoiceNo of await invoicesOfIds(trx, entity, spec, ids)) await cancel(trx, spec, invoiceNo, actorOf(request))
+      for (const invoiceNo of await invoicesOfIds(trx, entity, spec, ids)) await cancelInvoice(trx, spec, invoiceNo, actorOf(request))
     })
     return { detail: say(request, { key: 'detail.delete_done_many', params: { model: modelName(entity), entity: entity.labelKey, ids: ids.join(', ') } }) }
   })

@@ -5,6 +5,7 @@ import { categoryTreeHooks } from './category-tree'
 import { registerDiscountRoutes } from './discount-routes'
 import { productImageHooks } from './product-images'
 import { registerProductOptionRoutes } from './product-options'
+import { productVerificationHooks } from './product-verification'
 
 /**
  * The catalogue (issue 11): categories kept a tree of at most three levels, with the
@@ -17,7 +18,7 @@ export function catalogueModule(): DomainModule {
   let engineHooks: HookRegistry | undefined
   return {
     name: 'catalogue',
-    hooks: { category: categoryTreeHooks(() => engineHooks), productimage: productImageHooks },
+    hooks: { category: categoryTreeHooks(() => engineHooks), productimage: productImageHooks, product: productVerificationHooks },
     routes(app, deps) {
       engineHooks = deps.hooks
       registerCategoryRoutes(app, deps)

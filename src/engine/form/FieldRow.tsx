@@ -61,10 +61,12 @@ export function FieldRow({
   const id = useId()
   const { field: input, fieldState } = useFieldController({ name, control })
   const filters = useWithinFilters(field, control)
+  // A slug follows its source as it is typed: the form's value, not the source input's events.
+  const source = useWatch({ control, name: field.slugFrom ?? name, disabled: field.slugFrom === undefined })
   const label = t(labelKey)
   const errorId = `${id}-error`
   const message = fieldState.error?.message
-  const isWide = field.widget === 'textarea' || field.widget === 'json' || field.widget === 'refs-select'
+  const isWide = field.widget === 'textarea' || field.widget === 'json' || field.widget === 'refs-select' || field.widget === 'richtext'
   const isCheckbox = field.widget === 'checkbox'
   return (
     // A checkbox has no label above it: it sits level with the inputs beside it.
@@ -101,6 +103,7 @@ export function FieldRow({
           describedBy={message ? errorId : undefined}
           knownLabels={knownLabels}
           filters={filters}
+          source={field.slugFrom === undefined ? undefined : source}
         />
       )}
       {message && (

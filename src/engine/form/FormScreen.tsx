@@ -19,6 +19,7 @@ import { FormActions } from './FormActions'
 import { listReturn } from '../list/list-return'
 import { RecordActions } from '../actions/RecordActions'
 import { SelfTreeSelect } from '../widgets/TreeRefSelect'
+import { OwnerGalleries, useOwnerGalleries } from '../gallery/OwnerGalleries'
 
 /**
  * The generic form screen, at `<formPath>/$id/{-$name}` and `<areaPath>/$id`: `new`
@@ -77,7 +78,9 @@ export function LoadError({ entity, error }: { entity: AnyEntity; error: unknown
 export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t } = useTranslation()
   const access = useAccess()
-  const controller = useFormController({ entity, row: openedRow, extension })
+  // The pictures this record owns (a product's gallery), on its form.
+  const galleries = useOwnerGalleries(entity, openedRow === null)
+  const controller = useFormController({ entity, row: openedRow, extension, afterCreate: galleries.uploadStaged })
   const { form, submit, isSaving, leavePrompt, isNew, row } = controller
   // The server decides; the form does not offer a save it would refuse.
   // An entity the server alone writes (the outbox) has no create/update route: its form only shows.
@@ -167,6 +170,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
               ),
             )}
           </fieldset>
+          <OwnerGalleries galleries={galleries} ownerId={row?.id ?? null} />
           {controller.outputNames.length + controller.serverNames.length > 0 && (
             <ComputedValues entity={entity} names={controller.outputNames} serverNames={controller.serverNames} stored={row ?? undefined} control={form.control} labelKey={controller.labelKey} />
           )}

@@ -7,8 +7,12 @@
  */
 const FOCUSABLE = ':is(input:not([type=hidden]), select, textarea, button):not(:disabled)'
 
+// A rich-text field's place to type is its editable area, not the first button of its toolbar.
+const EDITABLE = '[contenteditable="true"]'
+
 function firstFocusable(row: Element): HTMLElement | null {
-  return row.matches(FOCUSABLE) ? (row as HTMLElement) : row.querySelector<HTMLElement>(FOCUSABLE)
+  if (row.matches(FOCUSABLE)) return row as HTMLElement
+  return row.querySelector<HTMLElement>(EDITABLE) ?? row.querySelector<HTMLElement>(FOCUSABLE)
 }
 
 function bringIntoView(target: HTMLElement): void {

@@ -27,7 +27,22 @@ const noExtension: FormExtension = {}
  * create or update, the server's field errors put on their fields and its `detail` in a
  * banner, success back to the list, and a guard before leaving unsaved changes.
  */
-export function useFormController({ entity, row: openedRow, extension = noExtension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
+/**
+ * `afterCreate`: work that needs the new record's id (its gallery's staged pictures), run
+ * before leaving; what it answers failed is said, and the user is taken to the saved record
+ * instead of the list, to add it again.
+ */
+export function useFormController({
+  entity,
+  row: openedRow,
+  extension = noExtension,
+  afterCreate,
+}: {
+  entity: AnyEntity
+  row: Row | null
+  extension?: FormExtension
+  afterCreate?: (saved: Row) => Promise<readonly string[]>
+}) {
   // The version the form was opened at: a refetch in the background must not slip a newer
   // `updated_at` under the user's edits (the server would then accept them over someone
   // else's); only `reload` moves the form to what is stored now.
@@ -157,9 +172,15 @@ export function useFormController({ entity, row: openedRow, extension = noExtens
     },
     onSuccess: async (saved) => {
       if (saved && typeof saved.id === 'number') queryClient.setQueryData(entityKeys.record(entity.name, saved.id), saved)
-      showAlert({ kind: 'success', key: 'form.saved', params: { entity: t(`${entity.labelKey}.one`) } })
+      const failed = !row && afterCreate && saved && typeof saved.id === 'number' ? await afterCreate(saved) : []
       isLeavingAllowed.current = true
       await queryClient.invalidateQueries({ queryKey: entityKeys.all(entity.name) })
+      if (failed.length > 0) {
+        showAlert({ kind: 'warning', key: 'gallery.saved_without', params: { names: failed.join(', ') } }, 15_000)
+        await navigate({ to: `${entity.ui.formPath}/${saved.id}` })
+        return
+      }
+      showAlert({ kind: 'success', key: 'form.saved', params: { entity: t(`${entity.labelKey}.one`) } })
       // Back to the list as the user left it (its page, order, search and filters).
       await navigate(listReturn(entity))
     },

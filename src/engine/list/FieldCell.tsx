@@ -153,6 +153,11 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
           {String(value).split('/').pop()}
         </a>
       )
+    case 'html': {
+      // The words of formatted text: parsed inert (DOMParser runs no script), never rendered as HTML.
+      const text = new DOMParser().parseFromString(String(value), 'text/html').body.textContent ?? ''
+      return <>{text.length > 80 ? `${text.slice(0, 77)}…` : text}</>
+    }
     case 'json': {
       const text = JSON.stringify(value)
       return <code className="text-xs">{text.length > 60 ? `${text.slice(0, 57)}…` : text}</code>

@@ -3,8 +3,10 @@ import type { Widget } from '../../../schema/kit'
 import { Checkbox, PasswordInput, Select, TextArea, TextInput } from './BasicWidgets'
 import { DateInput } from './DateInput'
 import { FileInput } from './FileInput'
+import { LazyRichTextInput } from './LazyRichTextInput'
 import { LinesSummary } from './LinesSummary'
 import { RefSelect, RefsSelect } from './RefSelect'
+import { SlugInput } from './SlugInput'
 import type { WidgetProps } from './types'
 
 /** The widget of each registry widget kind. */
@@ -27,6 +29,8 @@ export const widgets: Record<Widget, ComponentType<WidgetProps>> = {
   'refs-select': RefsSelect,
   file: FileInput,
   image: FileInput,
+  richtext: LazyRichTextInput,
+  slug: SlugInput,
   // The generic form draws a document's lines with LinesEditor; elsewhere (a bespoke form) a summary.
   lines: LinesSummary,
 }

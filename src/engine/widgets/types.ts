@@ -18,6 +18,8 @@ export type WidgetProps<V extends FormValue = FormValue> = {
   knownLabels?: Readonly<Record<string, string>>
   /** A reference's picker lists only the rows that meet these (`{ city: 5 }`: the chosen district's police stations). */
   filters?: OptionFilters
+  /** The form's value of the field this one is made from (`slugFrom`: a slug's title), as it is typed. */
+  source?: FormValue
 }
 
 export const inputClass =

@@ -6,6 +6,8 @@ import { voucherSpecs } from '../../../schema/entities/accounting/vouchers'
 import { signToken } from '../../../server/auth/tokens'
 import { PEOPLE_SEARCH_PATH, peopleKinds } from '../../../server/domain/identity/people-search'
 import { productOptionBase, productOptions } from '../../../server/domain/catalogue/product-options'
+import { BLOG_CATEGORY_CONTRACT_BASE } from '../../../server/domain/cms/blog-routes'
+import { imageRoutePaths } from '../../../server/domain/cms/image-routes'
 import { JWT_SECRET, type TestApp } from './app'
 
 /**
@@ -50,6 +52,8 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
       for (const method of GENERIC[route].methods) out.push({ method, url: `${e.api.base}/${alias}/`, access: access(GENERIC[route].action) })
     }
     for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${e.api.base}/${extra.path}/:value`, access: access('LIST') })
+    // A gallery's new order: the pictures' UPDATE.
+    if (e.gallery) out.push({ method: 'POST', url: `${e.api.base}/reorder/`, access: permission(e.permissions.UPDATE) })
     // What a delete would do (its confirmation asks first): the entity's DELETE, as the delete itself.
     if (e.routes.delete !== false || e.routes.delete_multiple !== false) {
       for (const path of ['delete_impact/:id', 'delete_impact/']) out.push({ method: 'GET', url: `${e.api.base}/${path}`, access: permission(e.permissions.DELETE) })
@@ -156,6 +160,43 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
     ...(entities.some((e) => e.name === 'discount')
       ? [{ method: 'GET', url: `${byName('discount').api.base}/get_a_discount_by_product_id/:id`, access: permission('DISCOUNT_DETAILS') }]
       : []),
+    // The CMS (server/domain/cms): the site's read routes, pictures for a post's body, the blog categories at the contract's base.
+    ...(entities.some((e) => e.name === 'cms_menu') ? cmsExpectations(entities) : []),
+    // Subscriptions (server/domain/membership/subscriptions.ts): the create of many, and anyone's own list.
+    ...(entities.some((e) => e.name === 'monthly_subscription')
+      ? [
+          { method: 'POST', url: `${byName('monthly_subscription').api.base}/create/`, access: permission('MONTHLY_SUBSCRIPTION_CREATE') },
+          { method: 'GET', url: `${byName('monthly_subscription').api.base}/get_all_by_member/`, access: { kind: 'signed-in' } as const },
+        ]
+      : []),
+    // A cause's page (server/domain/membership/cause-routes.ts).
+    ...(entities.some((e) => e.name === 'cause')
+      ? [
+          { method: 'GET', url: `${byName('cause').api.base}/get_all_content_and_image_by_cause_id/:id`, access: permission('CAUSE_DETAILS') },
+          { method: 'GET', url: '/cause_content/api/v1/get_all_cause_content_by_cause_id/:id', access: permission('CAUSE_CONTENT_LIST') },
+          { method: 'GET', url: '/cause_content_image/api/v1/get_all_cause_content_image_by_cause_id/:id', access: permission('CAUSE_CONTENT_IMAGE_LIST') },
+        ]
+      : []),
+  ]
+}
+
+/** The CMS module's routes (server/domain/cms), each with the permission of the entity it reads or writes. */
+function cmsExpectations(entities: Registry): Expectation[] {
+  const byName = (name: string) => entities.find((e) => e.name === name)!
+  const [menu, content, image, itinerary] = [byName('cms_menu'), byName('cms_menu_content'), byName('cms_menu_content_image'), byName('cms_itinerary')]
+  const [meta, blog, category] = [byName('cms_meta_data'), byName('cms_blog'), byName('cms_blog_category')]
+  const p = (e: Entity<string, Fields>, action: Action) => permission(e.permissions[action])
+  return [
+    { method: 'GET', url: `${menu.api.base}/get_all_nested_cms_menu/`, access: p(menu, 'LIST') },
+    { method: 'GET', url: `${menu.api.base}/get_all_menu_content_and_image_by_cms_menu_id/:menu_id`, access: p(menu, 'DETAILS') },
+    { method: 'GET', url: '/cms_menu_content/api/v1/get_all_cms_menu_content_by_cms_menu_id/:menu_id', access: p(content, 'LIST') },
+    { method: 'GET', url: `${content.api.base}/get_cms_menu_content_by_cms_menu_id/:menu_id`, access: p(content, 'LIST') },
+    ...Object.values(imageRoutePaths).map((path) => ({ method: 'GET', url: `/cms_menu_content_image/api/v1/${path}`, access: p(image, 'LIST') })),
+    { method: 'GET', url: '/cms_itinerary/api/v1/Itinerary/get_Itinerary_by_cms_content_id/:id', access: p(itinerary, 'LIST') },
+    { method: 'GET', url: `${meta.api.base}/get_meta_data_by_cms_content_slug/:slug/`, access: p(meta, 'DETAILS') },
+    { method: 'POST', url: `${blog.api.base}/image_upload/`, access: permission(blog.permissions.CREATE, blog.permissions.UPDATE) },
+    ...Object.values(GENERIC).flatMap((spec) => spec.methods.map((method) => ({ method, url: `${BLOG_CATEGORY_CONTRACT_BASE}/${spec.path}`, access: p(category, spec.action) }))),
+    ...['delete_impact/:id', 'delete_impact/'].map((path) => ({ method: 'GET', url: `${BLOG_CATEGORY_CONTRACT_BASE}/${path}`, access: p(category, 'DELETE') })),
   ]
 }
 

@@ -39,12 +39,15 @@ export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown
     case 'url':
       return `https://example${n}.com/page`
     case 'integer':
+      // A unique one (a menu's position) differs from every other sample's: n is distinct per sample and field.
+      if (field.isUnique) return n
       // 1…100 (a percent fits), and another for each sample of the same field (n is sample·100 + field).
       return ((Math.floor(n / 100) + n) % 100) + 1
     case 'decimal': {
       const { precision, scale } = numericShape(field)
       const whole = Math.min(precision - scale, 2)
-      const int = whole > 0 ? String(n % 10 ** whole) : '0'
+      // Another for each sample of the same field, as integers (n is sample·100 + field).
+      const int = whole > 0 ? String((Math.floor(n / 100) + n) % 10 ** whole) : '0'
       return scale > 0 ? `${int}.${'5'.repeat(scale)}` : int
     }
     case 'boolean':
