@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { choose as pick, saveTo, signInAsDemoAdmin } from './support/forms'
 import { inEveryLook, overflowOf } from './support/looks'
 
 /**
@@ -48,24 +49,12 @@ afterAll(async () => {
   await server?.stop()
 })
 
-async function save(listPath: string): Promise<void> {
-  await page.getByRole('button', { name: 'Save' }).click()
-  await page.waitForURL((url) => url.pathname === listPath)
-}
-
-async function choose(label: string | RegExp, text: string, option: RegExp): Promise<void> {
-  const input = page.getByLabel(label).first()
-  await input.click()
-  await input.fill(text)
-  await page.getByRole('option', { name: option }).first().click()
-}
+const save = (listPath: string) => saveTo(page, listPath)
+const choose = (label: string | RegExp, text: string, option: RegExp) => pick(page, label, text, option)
 
 describe('the catalogue in the browser', () => {
   it('builds a category tree, a brand and a product with two colours and two images; finds it, reprices it, deletes an image', async () => {
-    await page.goto(`${server.url}/login`)
-    await page.waitForFunction(() => (document.querySelector('input[type=email]') as HTMLInputElement | null)?.value === 'admin@example.com')
-    await page.getByRole('button', { name: 'Login' }).click()
-    await page.waitForURL(/\/apps\/dashboards\/project$/)
+    await signInAsDemoAdmin(page, server.url)
 
     // Categories: Electronics, and Phones under it (the parent picked in the tree).
     const categories = '/apps/categories-management/categories'

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { choose as pick, runLedgerReport, saveTo, signInAsDemoAdmin } from './support/forms'
 import { inEveryLook, overflowOf } from './support/looks'
 
 /**
@@ -41,17 +42,8 @@ afterAll(async () => {
   if (!process.env.SHOTS_DIR) rmSync(shotsDir, { recursive: true, force: true })
 })
 
-async function save(listPath: string): Promise<void> {
-  await page.getByRole('button', { name: 'Save' }).click()
-  await page.waitForURL((url) => url.pathname === listPath)
-}
-
-async function choose(label: string | RegExp, text: string, option: RegExp): Promise<void> {
-  const input = page.getByLabel(label).first()
-  await input.click()
-  await input.fill(text)
-  await page.getByRole('option', { name: option }).first().click()
-}
+const save = (listPath: string) => saveTo(page, listPath)
+const choose = (label: string | RegExp, text: string, option: RegExp) => pick(page, label, text, option)
 
 async function openNew(listPath: string): Promise<void> {
   await page.goto(`${server.url}${listPath}`)
@@ -69,10 +61,7 @@ async function writeRich(label: RegExp, plain: string, bold: string): Promise<vo
 
 describe('content, a blog and a donation in the browser', () => {
   it('builds a nested menu with content and a picture, publishes a blog post, and sees a donation in the ledger report', async () => {
-    await page.goto(`${server.url}/login`)
-    await page.waitForFunction(() => (document.querySelector('input[type=email]') as HTMLInputElement | null)?.value === 'admin@example.com')
-    await page.getByRole('button', { name: 'Login' }).click()
-    await page.waitForURL(/\/apps\/dashboards\/project$/)
+    await signInAsDemoAdmin(page, server.url)
 
     // Menus: Treks, and Bandarban under it (the parent picked in the tree).
     const menus = '/apps/menu-management/menus'
@@ -141,13 +130,7 @@ describe('content, a blog and a donation in the browser', () => {
     expect(invoice).toMatch(/^RV\d{11}$/)
 
     // The receipt in the Cash ledger report.
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Ledger Report' }).click()
-    await page.waitForURL((url) => url.pathname === '/apps/report-management/ledger-reports')
-    const ledger = page.getByLabel(/^Ledger/).first()
-    await ledger.click()
-    await ledger.fill('cash')
-    await page.getByRole('option', { name: /^Cash/ }).click()
-    await page.getByRole('button', { name: 'Run' }).click()
+    await runLedgerReport(page, 'cash', /^Cash/)
     const received = page.getByRole('row', { name: new RegExp(invoice) })
     await expect.poll(() => received.count()).toBe(1)
     expect(await received.innerText()).toContain('2,500.00')

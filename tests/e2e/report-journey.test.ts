@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { signInAsDemoAdmin } from './support/forms'
 import { inEveryLook, overflowOf } from './support/looks'
 
 /**
@@ -75,10 +76,7 @@ afterAll(async () => {
 
 describe('a report in the browser', () => {
   it('opens the staff costs from the sidebar, runs them and shows the totals row', async () => {
-    await page.goto(`${server.url}/login`)
-    await page.waitForFunction(() => (document.querySelector('input[type=email]') as HTMLInputElement | null)?.value === 'admin@example.com')
-    await page.getByRole('button', { name: 'Login' }).click()
-    await page.waitForURL(/\/apps\/dashboards\/project$/)
+    await signInAsDemoAdmin(page, server.url)
 
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Staff costs by branch' }).click()
     await page.waitForURL((url) => url.pathname === STAFF_COSTS)

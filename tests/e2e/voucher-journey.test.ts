@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { runLedgerReport, signInAsDemoAdmin } from './support/forms'
 import { inEveryLook, overflowOf } from './support/looks'
 
 /**
@@ -41,10 +42,7 @@ async function pickLedger(line: number, text: string, name: string): Promise<voi
 
 describe('a payment voucher in the browser', () => {
   it('is refused while unbalanced, saved once fixed, listed, and moves the Cash ledger', async () => {
-    await page.goto(`${server.url}/login`)
-    await page.waitForFunction(() => (document.querySelector('input[type=email]') as HTMLInputElement | null)?.value === 'admin@example.com')
-    await page.getByRole('button', { name: 'Login' }).click()
-    await page.waitForURL(/\/apps\/dashboards\/project$/)
+    await signInAsDemoAdmin(page, server.url)
     // The modules' own screens are there after a sign-in too (their maps once lost to a chunk cycle).
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Groups', exact: true }).click()
     await expect.poll(() => page.getByRole('tab', { name: 'Tree' }).count()).toBe(1)
@@ -88,13 +86,7 @@ describe('a payment voucher in the browser', () => {
     await page.screenshot({ path: join(shotsDir, 'voucher-list.png') })
 
     // The ledger report of Cash: the payment, and the balance it leaves.
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Ledger Report' }).click()
-    await page.waitForURL((url) => url.pathname === '/apps/report-management/ledger-reports')
-    const ledger = page.getByLabel(/^Ledger/).first()
-    await ledger.click()
-    await ledger.fill('cash')
-    await page.getByRole('option', { name: /^Cash/ }).click()
-    await page.getByRole('button', { name: 'Run' }).click()
+    await runLedgerReport(page, 'cash', /^Cash/)
     const posted = page.getByRole('row', { name: new RegExp(invoice) })
     await expect.poll(() => posted.count()).toBe(1)
     expect(await posted.innerText()).toContain('1,500.25')
