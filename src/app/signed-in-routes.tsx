@@ -13,6 +13,7 @@ import { notify } from '../engine/ui/notifications'
 import { loadNamespaces } from '../i18n'
 import { accountingScreens } from '../modules/accounting/screens'
 import { identityScreens } from '../modules/identity/screens'
+import { membershipScreens } from '../modules/membership/screens'
 import { paths } from './paths'
 
 /**
@@ -26,7 +27,7 @@ import { paths } from './paths'
  * The guard (spec §4, §6): a guest, or a user without a role, goes to /login remembering
  * the page; a user without the right for a page goes to `/`.
  */
-const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens }
+const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens }
 
 const ProjectDashboard = lazyRouteComponent(() => import('../modules/dashboards/ProjectDashboard'), 'ProjectDashboard')
 const ExamplePage = lazyRouteComponent(() => import('../shell/pages/ExamplePage'), 'ExamplePage')

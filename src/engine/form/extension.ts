@@ -15,7 +15,11 @@ export type FormContext = { entity: AnyEntity; row: Row | null; isNew: boolean }
 
 export type AppForm = UseFormReturn<FormValues, unknown, SubmitValues>
 
-/** An input of the form that is not a field of the entity: shown after `after`, checked by `validate`, never sent. */
+/**
+ * An input of the form that is not a field of the entity: shown after `after` (even when that
+ * field is left out), checked by its own field's rules and `validate`, sent only if `payload`
+ * takes it.
+ */
 export type ExtraField = {
   name: string
   field: AnyField
@@ -31,6 +35,8 @@ export type FormExtension = {
   /** Widgets replacing the registry's, by field. */
   widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>
   extraFields?: readonly ExtraField[]
+  /** More keys of the body a save sends, from the form's values (a subscription's `members`). */
+  payload?: (values: SubmitValues, context: FormContext) => Record<string, unknown>
   /** Rules across values, after the registry's: messages by field. */
   validate?: (values: FormValues, context: FormContext) => Record<string, Message>
   /**

@@ -1,5 +1,5 @@
 import type { FieldError, FieldErrors, Resolver } from 'react-hook-form'
-import { messageOfIssue, renderMessage, type Message, type Translate } from '../../../schema/kit'
+import { messageOfIssue, renderMessage, type AnyField, type Message, type Translate } from '../../../schema/kit'
 import { issueKey, issueLabelKey, validateRecordInput, type SchemaMode } from '../../../schema/kit/validators'
 import type { AnyEntity } from '../entity-api'
 import { filesOf, prepareForValidation, type FormValues, type SubmitValues } from './form-values'
@@ -15,8 +15,10 @@ export type ResolverOptions = {
   mode?: SchemaMode
   /** The label key of a field (the form's own labels first). */
   labelKey?: (field: string) => string
-  /** Fields the form leaves out: validated as absent (they must be optional then), never sent. */
+  /** Fields the form leaves out: not checked (the server judges what it keeps or is sent instead), never sent. */
   hidden?: ReadonlySet<string>
+  /** Inputs of the form that are not fields of the entity (an extension's), checked by their own field's rules. */
+  extraFields?: Readonly<Record<string, AnyField>>
   /** More messages by field, after the registry's. */
   extra?: (values: FormValues) => Readonly<Record<string, Message | undefined>>
 }
@@ -47,15 +49,23 @@ export function placeError(errors: ErrorTree, key: string, error: FieldError, li
 export function registryResolver(entity: AnyEntity, t: Translate, options: ResolverOptions = {}): Resolver<FormValues, unknown, SubmitValues> {
   const labelKey = options.labelKey ?? entity.fieldLabelKey
   const linesFields = new Set(entity.linesFieldNames)
+  const hidden = options.hidden ?? new Set<string>()
+  // What the form checks: the entity without the fields it leaves out (a required one too: a
+  // subscription's one member, where the form sends several members instead).
+  const extras = options.extraFields ?? {}
+  const shape =
+    hidden.size > 0 || Object.keys(extras).length > 0
+      ? { ...entity, fields: { ...entity.fields, ...extras }, fieldNames: [...entity.fieldNames.filter((name) => !hidden.has(name)), ...Object.keys(extras)] }
+      : entity
   return async (values) => {
     const input = prepareForValidation(values)
-    for (const field of options.hidden ?? []) delete input[field]
-    const result = validateRecordInput(entity, input, options.mode)
+    for (const field of hidden) delete input[field]
+    const result = validateRecordInput(shape, input, options.mode)
     const errors: ErrorTree = {}
     if (!result.success) {
       for (const issue of result.issues) {
-        const key = issueKey(entity, issue.path)
-        const message = renderMessage(t, messageOfIssue(issue, issueLabelKey(entity, issue.path, labelKey), entity.labelKey))
+        const key = issueKey(shape, issue.path)
+        const message = renderMessage(t, messageOfIssue(issue, issueLabelKey(shape, issue.path, labelKey), entity.labelKey))
         placeError(errors, key, { type: issue.code, message }, linesFields)
       }
     }
@@ -64,7 +74,7 @@ export function registryResolver(entity: AnyEntity, t: Translate, options: Resol
     }
     if (!result.success || Object.keys(errors).length > 0) return { values: {}, errors: errors as FieldErrors<FormValues> }
     const output = { ...result.data, ...filesOf(values) }
-    for (const field of options.hidden ?? []) delete output[field]
+    for (const field of hidden) delete output[field]
     return { values: output, errors: {} }
   }
 }

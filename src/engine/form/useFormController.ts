@@ -20,6 +20,8 @@ import { listReturn } from '../list/list-return'
 import { useRefCascades } from './useRefCascades'
 
 const noChecks = (): Readonly<Record<string, Message | undefined>> => ({})
+/** An extra input's empty value: no choices for a many-to-many, an empty text otherwise. */
+const blankOf = (field: AnyField) => (field.kind === 'refs' ? [] : '')
 const noExtension: FormExtension = {}
 
 /**
@@ -70,7 +72,8 @@ export function useFormController({
   const extraFields = useMemo(() => (extension.extraFields ?? []).filter((x) => x.isShown?.(context) ?? true), [extension, context])
   /** The form's parts (the registry's sections, or one part of every field), each with its fields and extra inputs in order. */
   const sections = useMemo(() => {
-    const shown = (names: readonly string[]) => names.filter((name) => !hidden.has(name)).flatMap((name) => [name, ...extraFields.filter((x) => x.after === name).map((x) => x.name)])
+    // An extra input after a field the form leaves out takes that field's place (a subscription's members for its member).
+    const shown = (names: readonly string[]) => names.flatMap((name) => [...(hidden.has(name) ? [] : [name]), ...extraFields.filter((x) => x.after === name).map((x) => x.name)])
     if (entity.sections.length === 0) return [{ key: 'fields', label: null, names: shown(entity.fieldNames) }]
     const parts = entity.sections.map((section) => ({ key: section.key, label: section.label as string | null, names: shown(section.fields) }))
     // The start-up check puts every field in a section; an entity made on the fly may not have.
@@ -88,13 +91,14 @@ export function useFormController({
         mode: isNew ? 'create' : 'update',
         labelKey,
         hidden,
+        extraFields: Object.fromEntries(extraFields.map((x) => [x.name, x.field])),
         extra: (values) => ({ ...checks.current, ...extension.validate?.(values, context) }),
       }),
     [entity, t, isNew, labelKey, hidden, extension, context],
   )
   const defaultValues = useMemo(() => {
     const values = toFormValues(entity, row)
-    for (const extra of extraFields) values[extra.name] = ''
+    for (const extra of extraFields) values[extra.name] = blankOf(extra.field)
     return values
   }, [entity, row, extraFields])
   // The focus after a failed save is ours (focus.ts): react-hook-form's would follow the order fields registered in.
@@ -152,7 +156,7 @@ export function useFormController({
   const adopt = (fresh: Row) => {
     setRow(fresh)
     const values = toFormValues(entity, fresh)
-    for (const extra of extraFields) values[extra.name] = ''
+    for (const extra of extraFields) values[extra.name] = blankOf(extra.field)
     form.reset(values)
     setIsStale(false)
   }
@@ -167,7 +171,8 @@ export function useFormController({
   const save = useMutation({
     mutationFn: (values: SubmitValues) => {
       // An edit says which version it was made on: the server refuses it if someone changed the record since.
-      const payload = row ? toPayload(entity, withoutBlankSecrets(entity, values), row.updated_at ? { updated_at: row.updated_at } : {}) : toPayload(entity, values)
+      const more = extension.payload?.(values, context) ?? {}
+      const payload = row ? toPayload(entity, withoutBlankSecrets(entity, values), { ...more, ...(row.updated_at ? { updated_at: row.updated_at } : {}) }) : toPayload(entity, values, more)
       return row ? updateRecord(entity, row.id, payload) : createRecord(entity, payload)
     },
     onSuccess: async (saved) => {
