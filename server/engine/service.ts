@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { isBuiltInRow, lineLinkColumn, LINE_POSITION, rootOf, withComputed, type Action, type Entity, type Fields, type Message } from '../../schema/kit'
+import { isBuiltInRow, lineLinkColumn, LINE_POSITION, rootOf, storageOf, withComputed, type Action, type Entity, type Fields, type Message } from '../../schema/kit'
 import { hashPassword } from '../auth/passwords'
 import type { Executor, Row, Trx } from '../db/types'
 import { asSystem, authorize, scopeOf, type Access, type EngineCtx } from './access'
@@ -528,13 +528,47 @@ const deleteMessage = (entity: Entity<string, Fields>, target: number | readonly
   return { key: `detail.${what === 'deleted' ? 'delete_done' : what === 'refused' ? 'delete_refused' : 'delete_missing'}${many}`, params }
 }
 
-/** Deletes the root row (an entity's own row goes with its parent's), a document's lines first, each through the line's hooks and audit. */
+/**
+ * The references that delete their rows with the row they point at (`onDelete: 'cascade'`:
+ * a product's pictures, a category's sub categories, a user's shipping addresses), to this
+ * entity or to the one it extends (whose row goes with it).
+ */
+function cascadesTo(registry: Registry, entity: Entity<string, Fields>): Array<{ entity: Entity<string, Fields>; field: string }> {
+  const targets = new Set([entity.name, rootOf(entity).name])
+  return registry.flatMap((e) =>
+    e.isLine
+      ? []
+      : e.fieldNames
+          .filter((name) => {
+            const field = e.fields[name]!
+            return field.kind === 'ref' && field.sql !== undefined && field.ref !== undefined && field.ref.onDelete === 'cascade' && targets.has(field.ref.target)
+          })
+          .map((field) => ({ entity: e, field })),
+  )
+}
+
+/**
+ * Deletes the root row (an entity's own row goes with its parent's), a document's lines first,
+ * each through the line's hooks and audit, and the rows that cascade with it through the
+ * engine too (their hooks, audit entries and files, deepest first), not by the database alone.
+ */
 async function deleteOne(trx: Trx, ctx: Ctx, rowId: number): Promise<void> {
   const before = await lockRow(ctx, trx, rowId)
   await runBefore(ctx, trx, 'delete', before, null)
   for (const field of ctx.entity.linesFieldNames) {
     const lc = lineCtx(ctx, trx, ctx.entity, field)
     for (const line of before[field] as LineRow[]) await deleteLine(lc, line)
+  }
+  for (const child of cascadesTo(ctx.registry, ctx.entity)) {
+    const table = storageOf(child.entity, child.field).name
+    const rows = await sql<{ id: number }>`select id from ${id(table)} where ${sql.ref(child.field)} = ${rowId} and id <> ${rowId} order by id`.execute(trx)
+    // The parent's delete was allowed: what goes with it is the system's doing, as the database's cascade would be.
+    const childCtx = asSystem(ctx, child.entity, trx)
+    for (const { id: childId } of rows.rows) {
+      // A row an earlier cascade of this delete took (a sub category's own sub category) is gone already.
+      const isGone = (await sql`select 1 from ${id(table)} where id = ${childId}`.execute(trx)).rows.length === 0
+      if (!isGone) await deleteOne(trx, childCtx, Number(childId))
+    }
   }
   await sql`delete from ${id(rootOf(ctx.entity).name)} where id = ${rowId}`.execute(trx)
   await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: rowId, action: 'delete', changes: auditChanges(ctx.entity, before, null, null) })

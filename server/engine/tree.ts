@@ -7,9 +7,9 @@ import type { EntityHooks } from './hooks'
 /**
  * Trees kept by a reference of an entity to itself (a menu's parent): no row may sit under
  * itself or under one of its own descendants — the tree would lose its root, and every walk
- * down it would never end. One walk and one hook for any such entity; the catalogue's
- * category tree and the chart of accounts' groups have their own older copies of the walk
- * (with their level rules), which can move onto this.
+ * down it would never end. One walk and one hook for any such entity (menus, the chart of
+ * accounts' groups); the catalogue's categories judge cycles in the same walk that counts their
+ * three levels (server/domain/catalogue/category-tree.ts).
  */
 
 // Walks stop here: a stored tree is never this deep, and a walk must end even if one were.

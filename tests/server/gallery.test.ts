@@ -8,7 +8,8 @@ import { describeEachDatabase, type TestApp } from './helpers/app'
 /**
  * Galleries (EntityConfig.gallery): `reorder/` puts every picture of one owner in the given
  * order in one transaction — each moved picture updated and audited — and refuses, writing
- * nothing, an order that leaves a picture out, repeats one or takes another owner's.
+ * nothing, an order that leaves a picture out, repeats one or takes another owner's. Deleting
+ * the owner deletes its pictures through the engine (the engine's cascade).
  */
 const PRODUCT = registry.product.api.base
 const IMAGE = registry.productimage.api.base
@@ -71,6 +72,16 @@ describeEachDatabase('galleries', (t) => {
     const noIds = await t.current.call({ method: 'POST', url: `${IMAGE}/reorder/`, payload: { product, ids: 'all' } })
     expect(noIds.status).toBe(400)
     expect(noIds.body).toHaveProperty('detail')
+  })
+
+  it('deletes a product’s pictures with it through the engine: each audited, its file released', async () => {
+    const { product, pictures } = await productWithPictures(t.current, 2)
+    const paths = (await sql<{ image: string }>`select image from productimage where product = ${product} order by id`.execute(t.current.db)).rows.map((r) => r.image)
+    expect((await t.current.call({ method: 'DELETE', url: `${PRODUCT}/delete/${product}` })).status).toBe(200)
+    const audits = await sql<{ entity_id: string }>`select entity_id from audit_log where entity = 'productimage' and action = 'delete' and entity_id = any(${pictures}::bigint[])`.execute(t.current.db)
+    expect(audits.rows.map((r) => Number(r.entity_id)).sort()).toEqual([...pictures].sort())
+    const released = await sql<{ path: string }>`select path from media_file where path = any(${paths}::text[]) and released_at is not null`.execute(t.current.db)
+    expect(released.rows.map((r) => r.path).sort()).toEqual([...paths].sort())
   })
 
   it('lets an owner with no pictures be "reordered" to nothing', async () => {

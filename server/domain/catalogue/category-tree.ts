@@ -1,8 +1,7 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../db/types'
 import { ValidationError } from '../../engine/errors'
-import type { EntityHooks, HookRegistry } from '../../engine/hooks'
-import { deleteRow } from '../../engine/service'
+import type { EntityHooks } from '../../engine/hooks'
 
 /** Categories go three levels deep (api-contract §4.8): parent, sub, sub-sub. */
 export const CATEGORY_LEVELS = 3
@@ -38,52 +37,29 @@ async function subtreeLevelsOf(db: Executor, categoryId: number): Promise<number
   return Number(result.rows[0]?.levels ?? 1)
 }
 
-/** Every category below `categoryId`, the deepest first: the order they can be deleted in. */
-async function descendantsOf(db: Executor, categoryId: number): Promise<number[]> {
-  const result = await sql<{ id: number }>`
-    with recursive down (id, n) as (
-      select id, 1 from category where parent = ${categoryId}
-      union all
-      select c.id, down.n + 1 from down join category c on c.parent = down.id where down.n < ${WALK_LIMIT}
-    )
-    select id from down order by n desc, id`.execute(db)
-  return result.rows.map((r) => Number(r.id))
-}
-
 const refuse = (key: `validation.${string}`) => new ValidationError({ parent: [{ key, params: { label: 'field.parent_category' } }] })
 
 /**
  * The category tree's rules, judged in the write's transaction against the stored tree:
  * - no category sits under itself or one of its own sub categories (the tree would lose its root);
  * - at most three levels: the parent must not already be a sub-sub category, and a category
- *   moved with its sub categories must not push them to a fourth level;
- * - deleting a category deletes its sub categories, as the contract's cascade does, but through
- *   the engine, deepest first: each gets its audit entry and releases its images, and one that
- *   other records refer to refuses the whole delete.
- *
- * `hooks`: the app's hook registry, for the engine deletes of the sub categories (known once
- * the app is assembled).
+ *   moved with its sub categories must not push them to a fourth level.
+ * Deleting a category deletes its sub categories (`onDelete: 'cascade'`): the engine's cascade,
+ * each with its audit entry and its images released; one that other records refer to refuses
+ * the whole delete.
  */
-export function categoryTreeHooks(hooks: () => HookRegistry | undefined): EntityHooks {
-  return {
-    async beforeWrite({ trx, registry, entity, actor, action, before, values }) {
-      if (action === 'delete') {
-        if (!before) return
-        const ctx = { db: trx, registry, entity, actor, access: 'system' as const, hooks: hooks() }
-        // A sub category already deleted by an earlier row of the same delete is skipped by the walk.
-        for (const childId of await descendantsOf(trx, Number(before.id))) await deleteRow(ctx, childId)
-        return
-      }
-      const parent = values?.parent
-      if (typeof parent !== 'number') return
-      // Two writes that each keep the limit could break it together (a category moved under a
-      // sub category while another is added under it): tree changes take turns.
-      await sql`select pg_advisory_xact_lock(hashtext('category_tree'))`.execute(trx)
-      const selfId = action === 'update' && before ? Number(before.id) : null
-      const { levels, isCycle } = await ancestryOf(trx, parent, selfId)
-      if (isCycle) throw refuse('validation.category_cycle')
-      if (levels >= CATEGORY_LEVELS) throw refuse('validation.category_too_deep')
-      if (selfId !== null && levels + (await subtreeLevelsOf(trx, selfId)) > CATEGORY_LEVELS) throw refuse('validation.category_subtree_too_deep')
-    },
-  }
+export const categoryTreeHooks: EntityHooks = {
+  async beforeWrite({ trx, action, before, values }) {
+    if (action === 'delete') return
+    const parent = values?.parent
+    if (typeof parent !== 'number') return
+    // Two writes that each keep the limit could break it together (a category moved under a
+    // sub category while another is added under it): tree changes take turns.
+    await sql`select pg_advisory_xact_lock(hashtext('category_tree'))`.execute(trx)
+    const selfId = action === 'update' && before ? Number(before.id) : null
+    const { levels, isCycle } = await ancestryOf(trx, parent, selfId)
+    if (isCycle) throw refuse('validation.category_cycle')
+    if (levels >= CATEGORY_LEVELS) throw refuse('validation.category_too_deep')
+    if (selfId !== null && levels + (await subtreeLevelsOf(trx, selfId)) > CATEGORY_LEVELS) throw refuse('validation.category_subtree_too_deep')
+  },
 }

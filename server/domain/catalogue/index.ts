@@ -1,4 +1,3 @@
-import type { HookRegistry } from '../../engine/hooks'
 import type { DomainModule } from '../../engine/modules'
 import { registerCategoryRoutes } from './category-routes'
 import { categoryTreeHooks } from './category-tree'
@@ -14,13 +13,10 @@ import { productVerificationHooks } from './product-verification'
  * `productsize`), their gallery in order and one discount each.
  */
 export function catalogueModule(): DomainModule {
-  // The app's hook registry, for the sub categories this module deletes through the engine.
-  let engineHooks: HookRegistry | undefined
   return {
     name: 'catalogue',
-    hooks: { category: categoryTreeHooks(() => engineHooks), productimage: productImageHooks, product: productVerificationHooks },
+    hooks: { category: categoryTreeHooks, productimage: productImageHooks, product: productVerificationHooks },
     routes(app, deps) {
-      engineHooks = deps.hooks
       registerCategoryRoutes(app, deps)
       registerProductOptionRoutes(app, deps)
       registerDiscountRoutes(app, deps)

@@ -84,10 +84,10 @@ export function FieldRow({
       )}
       {lockedNote ? (
         <>
-          <input id={id} name={name} readOnly value={String(input.value ?? '')} aria-describedby={`${id}-note`} className={`${inputClass} border-slate-200 bg-slate-50 text-slate-600 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-300`} />
+          <input id={id} name={name} readOnly value={lockedText(input.value, knownLabels)} aria-describedby={`${id}-note`} className={`${inputClass} border-slate-200 bg-slate-50 text-slate-600 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-300`} />
           <p id={`${id}-note`} className="mt-1.5 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
             <Icon name="lock" className="size-3.5 shrink-0" />
-            {t(lockedNote)}
+            {t(lockedNote, { entity: field.ref ? t(`entity.${field.ref.target}.other`) : '' })}
           </p>
         </>
       ) : (
@@ -113,4 +113,10 @@ export function FieldRow({
       )}
     </div>
   )
+}
+
+/** What a locked field shows: a reference by its name when the record came with it. */
+function lockedText(value: unknown, knownLabels: Readonly<Record<string, string>> | undefined): string {
+  if (value === null || value === undefined) return ''
+  return knownLabels?.[String(value)] ?? String(value)
 }

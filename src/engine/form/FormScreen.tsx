@@ -2,7 +2,8 @@ import { Link, useParams } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
-import { isBuiltInRow } from '../../../schema/kit'
+import { isBuiltInRow, type AnyField } from '../../../schema/kit'
+import { useEntities } from '../entities-context'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useEntityRecord } from '../queries'
@@ -78,6 +79,7 @@ export function LoadError({ entity, error }: { entity: AnyEntity; error: unknown
 export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t } = useTranslation()
   const access = useAccess()
+  const entities = useEntities()
   // The pictures this record owns (a product's gallery), on its form.
   const galleries = useOwnerGalleries(entity, openedRow === null)
   const controller = useFormController({ entity, row: openedRow, extension, afterCreate: galleries.uploadStaged })
@@ -88,6 +90,11 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const one = t(`${entity.labelKey}.one`)
   const serverError = form.formState.errors.root?.server?.message
   const title = isNew ? t('form.new_title', { entity: one }) : t('form.edit_title', { entity: one })
+  // A required reference whose rows the user may not list has nothing to pick from: it says so (an optional one is left out).
+  const isUnpickable = (field: AnyField) => {
+    const target = field.kind === 'ref' && field.isRequired && field.ref ? entities.find((e) => e.name === field.ref!.target) : undefined
+    return target !== undefined && !access.can(target.permissions.LIST)
+  }
   const fieldOf = (name: string) => {
     const field = controller.fieldOf(name)
     return field.kind === 'lines' && !controller.widgets?.[name] ? (
@@ -109,7 +116,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         control={form.control}
         Widget={controller.widgets?.[name] ?? (field.kind === 'ref' && field.ref?.target === entity.name ? SelfTreeSelect : undefined)}
         knownLabels={controller.knownLabelsOf(name)}
-        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : undefined}
+        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : isUnpickable(field) ? 'form.cannot_pick' : undefined}
       />
     )
   }

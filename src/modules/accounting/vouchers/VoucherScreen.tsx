@@ -117,7 +117,7 @@ function VoucherForm({ entity, spec, lineId, stored }: { entity: AnyEntity; spec
           const text = messages.join(' ')
           // `items` is about the lines together (the difference, a missing cash line): above them.
           if (field === 'items') form.setError('items.root' as never, { type: 'server', message: text })
-          else if (field === spec.dateField || field === 'branch' || field === 'sub_ledger' || field === 'details' || field.startsWith('items.')) form.setError(field, { type: 'server', message: text })
+          else if (field === spec.dateField || field === 'branch' || field === 'sub_ledger' || field === 'details' || field === 'ref_invoice_no' || field.startsWith('items.')) form.setError(field, { type: 'server', message: text })
           else other.push(text)
         }
         form.setError('root.server', { type: 'server', message: other.length > 0 ? other.join(' ') : t('form.fix_errors') })
@@ -145,7 +145,7 @@ function VoucherForm({ entity, spec, lineId, stored }: { entity: AnyEntity; spec
     () => requestAnimationFrame(() => focusFirstInvalid(formRef.current)),
   )
   const serverError = form.formState.errors.root?.server?.message
-  const header = [spec.dateField, 'branch', ...(spec.hasSubLedger ? ['sub_ledger'] : []), ...(spec.flag ? [spec.flag] : []), ...(spec.hasFile ? ['file'] : []), 'details']
+  const header = [spec.dateField, 'branch', ...(spec.hasSubLedger ? ['sub_ledger'] : []), ...(spec.flag ? [spec.flag] : []), ...(spec.hasFile ? ['file'] : []), ...(spec.hasRefInvoice ? ['ref_invoice_no'] : []), 'details']
 
   return (
     <div className="space-y-6" data-voucher={spec.kind}>

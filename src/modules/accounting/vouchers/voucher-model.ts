@@ -5,7 +5,7 @@ import type { FormValue, FormValues, LineValues } from '../../../engine/form/for
 
 /**
  * A voucher between the server and its entry screen: the header (the kind's date, branch,
- * sub-ledger, details, file, flag) under the entity's field names, and `items`, one entry per
+ * sub-ledger, details, file, flag, the invoice it settles) under the entity's field names, and `items`, one entry per
  * ledger line. The screen judges what it can before sending — the same rules as the posting
  * service (server/domain/accounting/posting.ts), keyed as its 400 is — so an unbalanced
  * voucher is refused with its difference before any request; the cash/bank rules are the
@@ -34,6 +34,7 @@ export function newVoucherValues(spec: VoucherSpec, today: string): FormValues {
     ...(spec.hasSubLedger ? { sub_ledger: null } : {}),
     ...(spec.flag ? { [spec.flag]: false } : {}),
     ...(spec.hasFile ? { file: null } : {}),
+    ...(spec.hasRefInvoice ? { ref_invoice_no: '' } : {}),
     details: '',
     items: [emptyLine(), emptyLine()],
   }
@@ -49,6 +50,7 @@ export function storedVoucherValues(spec: VoucherSpec, stored: StoredVoucher): F
     ...(spec.hasSubLedger ? { sub_ledger: stored.sub_ledger?.id ?? null } : {}),
     ...(spec.flag ? { [spec.flag]: stored[spec.flag] === true } : {}),
     ...(spec.hasFile ? { file: stored.file } : {}),
+    ...(spec.hasRefInvoice ? { ref_invoice_no: typeof stored.ref_invoice_no === 'string' ? stored.ref_invoice_no : '' } : {}),
     details: stored.details ?? '',
     items: stored.items.map((item) => ({ ledger: item.ledger.id, debit_amount: shownAmount(item.debit_amount), credit_amount: shownAmount(item.credit_amount) })),
   }
@@ -123,6 +125,8 @@ export function voucherPayload(spec: VoucherSpec, values: FormValues, invoiceNo?
     branch: values.branch ?? null,
     ...(spec.hasSubLedger ? { sub_ledger: values.sub_ledger ?? null } : {}),
     ...(spec.flag ? { [spec.flag]: values[spec.flag] === true } : {}),
+    // The invoice it settles (payment and receipt vouchers); blank clears it.
+    ...(spec.hasRefInvoice ? { ref_invoice_no: typeof values.ref_invoice_no === 'string' ? values.ref_invoice_no.trim() : '' } : {}),
     details: typeof values.details === 'string' ? values.details : '',
     ...(invoiceNo ? { invoice_no: invoiceNo } : {}),
   }

@@ -38,11 +38,13 @@ describe('voucher model', () => {
   })
 
   it('sends multipart items[i][…] for a payment and JSON items for a journal, blanks as zero', () => {
-    const form = voucherPayload(payment, { ...values([[1, '10', ''], [2, '', '10']]), file: 'stored.pdf' }, 'PV20261123001') as FormData
+    const form = voucherPayload(payment, { ...values([[1, '10', ''], [2, '', '10']]), file: 'stored.pdf', ref_invoice_no: ' SA20261120004 ' }, 'PV20261123001') as FormData
     expect(Object.fromEntries(form.entries())).toEqual({
       payment_date: '2026-11-23',
       branch: '',
       sub_ledger: '',
+      // The invoice a payment settles goes along, trimmed; a journal has none.
+      ref_invoice_no: 'SA20261120004',
       details: '',
       invoice_no: 'PV20261123001',
       'items[0][ledger]': '1',
