@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import { rootOf, type Entity, type Fields } from '../../schema/kit'
+import { rootOf } from '../../schema/kit'
 import { isIdText } from '../../schema/kit/validators'
 import { BusinessError, ValidationError } from './errors'
 import { inTransaction, readList, updateRow, type Ctx } from './service'
@@ -48,6 +48,3 @@ export async function reorderGallery(ctx: Ctx, body: unknown): Promise<Row[]> {
   })
 }
 
-/** Whether an entity of the registry keeps the pictures of `owner`. */
-export const galleriesOf = (registry: readonly Entity<string, Fields>[], owner: string) =>
-  registry.filter((e) => e.gallery && e.fields[e.gallery.of]?.ref?.target === owner)
