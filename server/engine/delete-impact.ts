@@ -36,7 +36,18 @@ const effectOf = (onDelete: 'restrict' | 'cascade' | 'setNull', isLine: boolean)
  * Every reference to an entity's rows. A row's id is shared along an inheritance chain
  * (an employee is a user): deleting one deletes the other, so references to any of them count.
  */
-export function referencesTo(registry: Registry, entity: Entity<string, Fields>): Reference[] {
+export function referencesTo(registry: Registry, entity: Entity<string, Fields>): readonly Reference[] {
+  // Worked out once per registry and entity: every delete, and every delete's cascade, asks.
+  let known = referenceMaps.get(registry)
+  if (!known) referenceMaps.set(registry, (known = new Map()))
+  let references = known.get(entity.name)
+  if (!references) known.set(entity.name, (references = findReferences(registry, entity)))
+  return references
+}
+
+const referenceMaps = new WeakMap<Registry, Map<string, readonly Reference[]>>()
+
+function findReferences(registry: Registry, entity: Entity<string, Fields>): Reference[] {
   const root = rootOf(entity)
   const targets = new Set(registry.filter((e) => rootOf(e) === root).map((e) => e.name))
   const out: Reference[] = []

@@ -1,0 +1,47 @@
+import type { Row } from '../../db/types'
+import { authorize, type EngineCtx } from '../access'
+import { writeAudit } from '../audit'
+import { fillSlugs } from '../slugs'
+import type { Values } from '../validate'
+import { checkWithin } from '../within'
+import { hasBeforeValidate, runAfter, runBefore, runBeforeValidate } from './hooks-run'
+import { insertLines } from './lines'
+import { answer, read } from './read'
+import { checkReferences } from './references'
+import { auditChanges, columnsOf, tablesOf, writeLinks } from './rows'
+import { inTransaction } from './transaction'
+import { fromClient, prepare } from './values'
+
+/**
+ * A new record: judged by the registry, its references checked, the domain's hooks run, its
+ * row written — split between the parent's table and its own for an entity that extends
+ * another — with its links, a document's lines and its audit entry, in one transaction.
+ */
+export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
+  const { entity, actor } = ctx
+  authorize(ctx, 'CREATE')
+  const input = fromClient(ctx, body)
+  // Without hooks that fill in values, judging (and hashing) need not hold a transaction.
+  const early = hasBeforeValidate(ctx) ? undefined : await prepare(entity, input, 'create')
+  return inTransaction(ctx, async (trx) => {
+    const prepared = early ?? (await prepare(entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
+    // A copy: a transaction tried again (a deadlock) makes its slugs again.
+    const values = await fillSlugs(trx, entity, prepared, null)
+    await checkReferences(trx, ctx.registry, entity, values)
+    await checkWithin(trx, ctx.registry, entity, values)
+    await runBefore(ctx, trx, 'create', null, values)
+    const [root, own] = tablesOf(entity)
+    const audit = { created_by: actor?.id ?? null, updated_by: actor?.id ?? null }
+    // A record whose id is that of the row a reference points at (a role's menu has the role's).
+    const given = entity.idFrom ? { id: values[entity.idFrom] } : {}
+    const inserted = await trx.insertInto(root!.table).values({ ...given, ...columnsOf(entity, values, root!.names), ...audit }).returning('id').executeTakeFirstOrThrow()
+    const rowId = Number(inserted.id)
+    if (own) await trx.insertInto(own.table).values({ id: rowId, ...columnsOf(entity, values, own.names) }).execute()
+    await writeLinks(trx, entity, rowId, values, true)
+    await insertLines(ctx, trx, rowId, values)
+    const stored = (await read(ctx, trx, rowId))!
+    await writeAudit(trx, { actor, entity: entity.name, entityId: rowId, action: 'create', changes: auditChanges(entity, null, stored, values) })
+    await runAfter(ctx, trx, 'create', rowId, null, stored)
+    return answer(ctx, trx, stored)
+  })
+}

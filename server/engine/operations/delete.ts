@@ -1,0 +1,138 @@
+import { sql } from 'kysely'
+import { rootOf, type Entity, type Fields, type Message } from '../../../schema/kit'
+import type { Trx } from '../../db/types'
+import { asSystem, authorize, type EngineCtx } from '../access'
+import { writeAudit } from '../audit'
+import { impactOf, referencesTo, type ImpactItem } from '../delete-impact'
+import { ConflictError, NotFoundError } from '../errors'
+import { source, type Registry } from '../list-query'
+import { modelName } from '../validate'
+import { runAfter, runBefore } from './hooks-run'
+import { deleteLine, lineCtx } from './lines'
+import { isInScope, lockRow, notFound } from './read'
+import { auditChanges, type LineRow } from './rows'
+import { inTransaction, pgError } from './transaction'
+
+/**
+ * Deletes: a row with what goes with it — a document's lines, the rows whose reference
+ * cascades — each through the engine (hooks, audit entry, files), deepest first; refused
+ * in the contract's words when rows still refer to it.
+ */
+
+/** The entity whose rows refused a delete (a line's document, for a document's line), from the database's error. */
+function referencedBy(registry: Registry, e: unknown): { model: string; labelKey?: string } | undefined {
+  const err = pgError(e)
+  // 23503: foreign_key_violation (NO ACTION); 23001: restrict_violation (ON DELETE RESTRICT).
+  if (err.code !== '23503' && err.code !== '23001') return undefined
+  const table = err.table ?? /from table "([^"]+)"/.exec(err.detail ?? '')?.[1]
+  const other = table ? registry.find((x) => x.name === table) : undefined
+  const shown = other?.lineOf ? (registry.find((x) => x.name === other.lineOf) ?? other) : other
+  return other ? { model: modelName(other), labelKey: shown!.labelKey } : { model: table ?? 'another record' }
+}
+
+/**
+ * The contract's words for a delete (api-contract §2.1), as messages: English exactly as the
+ * contract writes them (`<Model> id - 5 is deleted successfully`), other languages with the
+ * screens' name of the entity. `target`: one record (`delete/{id}`), or a selection
+ * (`delete_multiple/`, which speaks of `ids - [...]` even for one).
+ */
+export const deleteMessage = (entity: Entity<string, Fields>, target: number | readonly number[], what: 'deleted' | 'refused' | 'missing', other?: { model: string; labelKey?: string }): Message => {
+  const isMany = typeof target !== 'number'
+  const params: Record<string, string | number> = { model: modelName(entity), entity: entity.labelKey, label: `${entity.labelKey}.other` }
+  if (isMany) params.ids = target.join(', ')
+  else params.id = target
+  if (other) Object.assign(params, { other: other.model, label: other.labelKey ? `${other.labelKey}.other` : other.model })
+  const many = isMany ? '_many' : ''
+  return { key: `detail.${what === 'deleted' ? 'delete_done' : what === 'refused' ? 'delete_refused' : 'delete_missing'}${many}`, params }
+}
+
+/**
+ * Deletes the root row (an entity's own row goes with its parent's), a document's lines first,
+ * each through the line's hooks and audit, and the rows that cascade with it through the
+ * engine too (their hooks, audit entries and files, deepest first), not by the database alone.
+ */
+export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number): Promise<void> {
+  const before = await lockRow(ctx, trx, rowId)
+  await runBefore(ctx, trx, 'delete', before, null)
+  for (const field of ctx.entity.linesFieldNames) {
+    const lc = lineCtx(ctx, trx, ctx.entity, field)
+    for (const line of before[field] as LineRow[]) await deleteLine(lc, line)
+  }
+  for (const child of referencesTo(ctx.registry, ctx.entity)) {
+    if (child.effect !== 'delete') continue
+    const rows = await sql<{ id: number }>`select id from ${sql.id(child.table)} where ${sql.ref(child.column)} = ${rowId} and id <> ${rowId} order by id`.execute(trx)
+    // The parent's delete was allowed: what goes with it is the system's doing, as the database's cascade would be.
+    const childCtx = asSystem(ctx, child.shownAs, trx)
+    for (const { id: childId } of rows.rows) {
+      // A row an earlier cascade of this delete took (a sub category's own sub category) is gone already.
+      const isGone = (await sql`select 1 from ${sql.id(child.table)} where id = ${childId}`.execute(trx)).rows.length === 0
+      if (!isGone) await deleteOne(trx, childCtx, Number(childId))
+    }
+  }
+  await sql`delete from ${sql.id(rootOf(ctx.entity).name)} where id = ${rowId}`.execute(trx)
+  await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: rowId, action: 'delete', changes: auditChanges(ctx.entity, before, null, null) })
+  await runAfter(ctx, trx, 'delete', rowId, before, null)
+}
+
+/** A delete's transaction: a reference that still holds the rows refuses it in the contract's words. */
+function deleting<T>(ctx: EngineCtx, target: number | number[], work: (trx: Trx) => Promise<T>): Promise<T> {
+  return inTransaction(ctx, work, {
+    mapError: (e) => {
+      const other = referencedBy(ctx.registry, e)
+      return other ? new ConflictError(deleteMessage(ctx.entity, target, 'refused', other)) : undefined
+    },
+  })
+}
+
+/** Deletes one row; answers the contract's message (rendered in the request's language by the route). */
+export async function deleteRow(ctx: EngineCtx, rowId: number): Promise<Message> {
+  authorize(ctx, 'DELETE', rowId)
+  await deleting(ctx, rowId, (trx) => deleteOne(trx, ctx, rowId))
+  return deleteMessage(ctx.entity, rowId, 'deleted')
+}
+
+export async function deleteRows(ctx: EngineCtx, ids: number[]): Promise<Message> {
+  authorize(ctx, 'DELETE')
+  const unique = [...new Set(ids)]
+  await deleting(ctx, unique, async (trx) => {
+    const found = await sql<{ id: number }>`select id from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(trx)
+    const have = new Set(found.rows.map((r) => r.id))
+    const missing = unique.filter((i) => !have.has(i))
+    if (missing.length > 0) throw new NotFoundError(deleteMessage(ctx.entity, missing, 'missing'))
+    for (const rowId of unique) {
+      // A row that an earlier one of the selection took with it (a cascade: a menu item's children, a category's sub categories) is gone already.
+      const isGone = (await sql`select 1 from ${source(ctx.entity)} t where id = ${rowId}`.execute(trx)).rows.length === 0
+      if (!isGone) await deleteOne(trx, ctx, rowId)
+    }
+  })
+  return deleteMessage(ctx.entity, unique, 'deleted')
+}
+
+export type DeleteImpact = { ids: number[]; can_delete: boolean; references: ImpactItem[]; detail?: Message }
+
+/**
+ * What deleting these rows would do, before anything is done (the delete's confirmation
+ * asks it): for each kind of row that refers to them, how many, and whether the delete is
+ * refused, clears their reference, deletes them too or unlinks them. The caller needs the
+ * entity's DELETE permission; a row they cannot reach is not found.
+ */
+export async function deleteImpact(ctx: EngineCtx, target: number | number[]): Promise<DeleteImpact> {
+  authorize(ctx, 'DELETE', typeof target === 'number' ? target : undefined)
+  const unique = typeof target === 'number' ? [target] : [...new Set(target)]
+  const found = await sql<{ id: number }>`select id from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(ctx.db)
+  const have = new Set(found.rows.map((r) => Number(r.id)))
+  for (const rowId of unique) {
+    if (!have.has(rowId) || !(await isInScope(ctx, ctx.db, rowId))) {
+      throw typeof target === 'number' ? notFound(ctx.entity, rowId) : new NotFoundError(deleteMessage(ctx.entity, [rowId], 'missing'))
+    }
+  }
+  const references = await impactOf(ctx.db, ctx.registry, ctx.entity, unique)
+  const refusing = references.find((r) => r.effect === 'refuse')
+  const other = refusing ? ctx.registry.find((e) => e.name === refusing.entity) : undefined
+  return {
+    ids: unique,
+    can_delete: refusing === undefined,
+    references,
+    ...(other ? { detail: deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', { model: modelName(other), labelKey: other.labelKey }) } : {}),
+  }
+}

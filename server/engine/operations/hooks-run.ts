@@ -1,0 +1,42 @@
+import { isBuiltInRow } from '../../../schema/kit'
+import type { Row, Trx } from '../../db/types'
+import type { EngineCtx } from '../access'
+import { BusinessError } from '../errors'
+import { hooksOf, type WriteAction } from '../hooks'
+import type { Values } from '../validate'
+
+/** The domain's hooks as a write runs them (hooks.ts), and the built-in rows no write may rename or delete. */
+
+export async function runBeforeValidate(ctx: EngineCtx, trx: Trx, action: WriteAction, before: Row | null, input: Values): Promise<Values> {
+  const hooks = hooksOf(ctx.hooks, ctx.entity).filter((h) => h.beforeValidate)
+  if (hooks.length === 0) return input
+  const changed = { ...input }
+  for (const h of hooks) await h.beforeValidate!({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, input: changed })
+  return changed
+}
+
+export const hasBeforeValidate = (ctx: EngineCtx) => hooksOf(ctx.hooks, ctx.entity).some((h) => h.beforeValidate)
+
+export async function runBefore(ctx: EngineCtx, trx: Trx, action: WriteAction, before: Row | null, values: Values | null): Promise<void> {
+  const builtIn = ctx.entity.builtIn
+  if (builtIn && isBuiltInRow(ctx.entity, before) && (action === 'delete' || (values !== null && builtIn.field in values && values[builtIn.field] !== before![builtIn.field]))) {
+    // A flag (is_deletable false) says nothing about which row it is: its label does.
+    const value = typeof before![builtIn.field] === 'boolean' ? before![ctx.entity.labelField] : before![builtIn.field]
+    throw new BusinessError({ key: builtIn.message, params: { entity: ctx.entity.labelKey, value: String(value) } })
+  }
+  for (const h of hooksOf(ctx.hooks, ctx.entity)) {
+    await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values })
+  }
+}
+
+export async function runAfter(ctx: EngineCtx, trx: Trx, action: WriteAction, rowId: number, before: Row | null, after: Row | null): Promise<void> {
+  for (const h of hooksOf(ctx.hooks, ctx.entity)) {
+    await h.afterWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, rowId, before, after })
+  }
+}
+
+export async function runAfterRead(ctx: EngineCtx, rows: Row[], shape: 'record' | 'list'): Promise<void> {
+  for (const h of hooksOf(ctx.hooks, ctx.entity)) {
+    if (rows.length > 0) await h.afterRead?.({ db: ctx.db, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, rows, shape })
+  }
+}

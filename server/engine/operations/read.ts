@@ -1,0 +1,57 @@
+import { sql } from 'kysely'
+import { rootOf, type Entity, type Fields } from '../../../schema/kit'
+import type { Executor, Row, Trx } from '../../db/types'
+import { authorize, scopeOf, type EngineCtx } from '../access'
+import { NotFoundError } from '../errors'
+import { findRow, listRows, type Filter, type ListQuery, type ListResult } from '../list-query'
+import { modelName } from '../validate'
+import { runAfterRead } from './hooks-run'
+
+/** Reads for a caller: their permission (or their own row), their row scope, then the entity's after-read hooks. */
+
+export const notFound = (entity: Entity<string, Fields>, rowId: number | string) =>
+  new NotFoundError({ key: 'detail.not_found', params: { model: modelName(entity), entity: entity.labelKey, id: String(rowId) } })
+
+export const read = (ctx: EngineCtx, db: Executor, rowId: number) => findRow(db, ctx.entity, rowId, ctx.registry)
+
+/** Whether the row is within the caller's scope (always, without one). */
+export async function isInScope(ctx: EngineCtx, db: Executor, rowId: number): Promise<boolean> {
+  const scope = scopeOf(ctx)
+  if (scope.length === 0) return true
+  const { rows } = await listRows(db, ctx.entity, { filters: [{ field: 'id', op: 'equals', value: rowId }, ...scope], ordering: 'id' }, ctx.registry)
+  return rows.length > 0
+}
+
+/** One record for the caller: their permission (or their own row), their scope, then the entity's after-read hooks. */
+export async function readRow(ctx: EngineCtx, rowId: number): Promise<Row> {
+  authorize(ctx, 'DETAILS', rowId)
+  const row = await read(ctx, ctx.db, rowId)
+  if (!row || !(await isInScope(ctx, ctx.db, rowId))) throw notFound(ctx.entity, rowId)
+  await runAfterRead(ctx, [row], 'record')
+  return row
+}
+
+/** A list for the caller: `filters` within their scope. */
+export async function readList(ctx: EngineCtx, query: ListQuery): Promise<ListResult> {
+  authorize(ctx, 'LIST')
+  const result = await listRows(ctx.db, ctx.entity, { ...query, filters: [...query.filters, ...scopeOf(ctx)] }, ctx.registry)
+  await runAfterRead(ctx, result.rows, 'list')
+  return result
+}
+
+/** Locks the row (its root table's row, for an entity that extends another) and reads it; a row outside the caller's scope is not found. */
+export async function lockRow(ctx: EngineCtx, trx: Trx, rowId: number): Promise<Row> {
+  await sql`select id from ${sql.id(rootOf(ctx.entity).name)} where id = ${rowId} for update`.execute(trx)
+  const row = await read(ctx, trx, rowId)
+  if (!row || !(await isInScope(ctx, trx, rowId))) throw notFound(ctx.entity, rowId)
+  return row
+}
+
+/** The record a write answers with, as a read of it would be (the after-read hooks add theirs). */
+export async function answer(ctx: EngineCtx, trx: Trx, row: Row): Promise<Row> {
+  await runAfterRead({ ...ctx, db: trx }, [row], 'record')
+  return row
+}
+
+/** Filters of an entity's row scope, for domain code that lists rows itself. */
+export const scopeFilters = (ctx: EngineCtx): Filter[] => scopeOf(ctx)

@@ -1,0 +1,63 @@
+import { ValidationError } from '../errors'
+import type { Row } from '../../db/types'
+import { authorize, type EngineCtx } from '../access'
+import { writeAudit } from '../audit'
+import { fillSlugs } from '../slugs'
+import type { Values } from '../validate'
+import { checkWithin } from '../within'
+import { runAfter, runBefore, runBeforeValidate } from './hooks-run'
+import { mergeLines, syncLines } from './lines'
+import { answer, lockRow, read } from './read'
+import { checkReferences } from './references'
+import { auditChanges, columnsOf, tablesOf, writeLinks, type LineRow } from './rows'
+import { inTransaction } from './transaction'
+import { asInput, checkNotStale, fromClient, prepare } from './values'
+import { sql } from 'kysely'
+
+/**
+ * PUT and PATCH: the body is laid over the stored row (a document's lines over its stored
+ * lines) and the result judged whole. Read-only fields keep their stored value; a
+ * write-only field keeps its hash unless sent.
+ */
+export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Promise<Row> {
+  const { entity, actor } = ctx
+  authorize(ctx, 'UPDATE', rowId)
+  const input = fromClient(ctx, body)
+  return inTransaction(ctx, async (trx) => {
+    const before = await lockRow(ctx, trx, rowId)
+    checkNotStale(before, input)
+    const given = await runBeforeValidate(ctx, trx, 'update', before, input)
+    const merged: Values = {}
+    for (const name of entity.fieldNames) {
+      const field = entity.fields[name]!
+      // A read-only field keeps its stored value unless the server sets it.
+      if (field.isReadOnly && !Object.hasOwn(given, name)) continue
+      if (field.isReadOnly) merged[name] = given[name]
+      else if (field.kind === 'lines') merged[name] = Object.hasOwn(given, name) ? mergeLines(entity, name, before[name] as LineRow[], given[name]) : asInput(entity, name, before[name])
+      else merged[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
+    }
+    for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
+    const values = await fillSlugs(trx, entity, await prepare(entity, merged, 'update'), rowId)
+    await checkReferences(trx, ctx.registry, entity, values)
+    await checkWithin(trx, ctx.registry, entity, values)
+    if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {
+      throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
+    }
+    await runBefore(ctx, trx, 'update', before, values)
+    const [root, own] = tablesOf(entity)
+    await trx
+      .updateTable(root!.table)
+      .set({ ...columnsOf(entity, values, root!.names), updated_by: actor?.id ?? null, updated_at: sql`now()` })
+      .where('id', '=', rowId)
+      .execute()
+    const ownColumns = own ? columnsOf(entity, values, own.names) : {}
+    if (own && Object.keys(ownColumns).length > 0) await trx.updateTable(own.table).set(ownColumns).where('id', '=', rowId).execute()
+    await writeLinks(trx, entity, rowId, values, false)
+    for (const field of entity.linesFieldNames) await syncLines(ctx, trx, rowId, field, before[field] as LineRow[], (values[field] as Values[] | null) ?? [])
+    const after = (await read(ctx, trx, rowId))!
+    const changes = auditChanges(entity, before, after, values)
+    if (Object.keys(changes).length > 0) await writeAudit(trx, { actor, entity: entity.name, entityId: rowId, action: 'update', changes })
+    await runAfter(ctx, trx, 'update', rowId, before, after)
+    return answer(ctx, trx, after)
+  })
+}
