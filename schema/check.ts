@@ -196,6 +196,7 @@ export function checkRegistry(
       if (!e.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
     }
     problems.push(...sectionProblems(e))
+    if (e.workflow) problems.push(...workflowProblems(e, e.workflow))
     problems.push(...withinProblems(byName, e))
     // The first segments the entity's routes already use: an action named so would shadow one.
     const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!), ...(e.gallery ? ['reorder'] : [])])
@@ -333,6 +334,42 @@ export function checkRegistry(
       problems.push({ entity, message: `missing translation key '${key}' in the '${lang}' catalogue` })
     }
   }
+  return problems
+}
+
+/**
+ * A workflow moves a choice field of the entity's own through states it knows: its initial
+ * state, the states it may be edited in and every transition's ends are choices of that
+ * field, and every state can be reached from the initial one (a state nothing leads to is a
+ * typo or a forgotten transition).
+ */
+function workflowProblems(e: Entity<string, Fields>, workflow: NonNullable<Entity<string, Fields>['workflow']>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const field = e.fields[workflow.field]
+  const at = { entity: e.name, field: workflow.field }
+  if (!field || field.kind !== 'enum') return [{ ...at, message: 'a workflow moves a choice field (f.choice) of the entity' }]
+  if (e.parent && !e.ownFieldNames.includes(workflow.field)) problems.push({ ...at, message: 'a workflow moves a field of the entity\'s own table, not one it inherits' })
+  if (e.isLine) problems.push({ ...at, message: 'a line has no workflow of its own: declare it on its document' })
+  const known = new Set(workflow.states)
+  const unknown = (state: string, what: string) => !known.has(state) && problems.push({ ...at, message: `${what} '${state}' is not one of its choices (${workflow.states.join(', ')})` })
+  unknown(workflow.initial, 'initial state')
+  for (const state of workflow.editableIn) unknown(state, 'editableIn state')
+  for (const t of Object.values(workflow.transitions)) {
+    if (t.from.length === 0) problems.push({ ...at, message: `transition '${t.name}' leaves from no state` })
+    for (const state of t.from) unknown(state, `transition '${t.name}' leaves from`)
+    unknown(t.to, `transition '${t.name}' leads to`)
+  }
+  const reached = new Set([workflow.initial])
+  for (let grew = true; grew; ) {
+    grew = false
+    for (const t of Object.values(workflow.transitions)) {
+      if (!reached.has(t.to) && t.from.some((s) => reached.has(s))) {
+        reached.add(t.to)
+        grew = true
+      }
+    }
+  }
+  for (const state of workflow.states) if (!reached.has(state)) problems.push({ ...at, message: `state '${state}' cannot be reached from '${workflow.initial}' by any transition` })
   return problems
 }
 

@@ -1,4 +1,4 @@
-import type { ComputeInput, Field, Presence, ValueOf } from './fields'
+import type { ComputeInput, Field, Presence, Tone, ValueOf } from './fields'
 
 // Builders return Field<V, P> for many V; the registry holds them side by side.
 // eslint-style escape is avoided: `never` keeps assignment sound for every V.
@@ -103,6 +103,40 @@ export type ActionSpec = {
   tone?: 'default' | 'danger'
 }
 
+/**
+ * A move of a workflow's status (`workflow.transitions`): from any of `from` to `to`. It is an
+ * action like any other — a route, a permission, a button, an audit entry — whose effect on
+ * the status the engine itself makes; a domain module may add a side effect (a posting, a
+ * stock move, a mail) that runs in the same transaction.
+ */
+export type TransitionSpec = Omit<ActionSpec, 'isAvailable'> & { readonly from: readonly string[]; readonly to: string }
+
+/**
+ * A status that moves only by its transitions (Frappe Books' docstatus, ERPNext's workflows):
+ * `field` is a choice field of the entity, which the engine makes read-only to plain writes
+ * and starts at `initial`. A record can be changed or deleted only while its status is one of
+ * `editableIn`; outside them the server answers 409 naming the status. `tones` colour the
+ * status chip of lists and forms (defaults: the initial state gray, a state reached by a
+ * `danger` transition red, a state with no way out green, the rest blue).
+ */
+export type WorkflowConfig<N extends string = string> = {
+  readonly field: N
+  readonly initial: string
+  readonly editableIn: readonly string[]
+  readonly transitions: Readonly<Record<string, TransitionSpec>>
+  readonly tones?: Readonly<Record<string, Tone>>
+}
+
+export interface Workflow {
+  readonly field: string
+  readonly initial: string
+  /** Every state: the status field's choices. */
+  readonly states: readonly string[]
+  readonly editableIn: readonly string[]
+  readonly transitions: Readonly<Record<string, { readonly name: string; readonly from: readonly string[]; readonly to: string }>>
+  readonly tones: Readonly<Record<string, Tone>>
+}
+
 export interface EntityAction {
   readonly name: string
   /** `<PREFIX>_<NAME>`, as roles hold it: `ORDER_CONFIRM`. */
@@ -115,6 +149,8 @@ export interface EntityAction {
   /** The route's paths below the entity's base: the name, then the aliases. */
   readonly paths: readonly string[]
   readonly tone: 'default' | 'danger'
+  /** Set for a workflow's transition: the engine moves the status from one of `from` to `to`. */
+  readonly transition?: { readonly field: string; readonly from: readonly string[]; readonly to: string }
 }
 
 /** An entity's automatic ledger account (`ledger` of defineEntity). */
@@ -178,6 +214,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   sections?: readonly FormSection<FieldName<Merged<P, F>>>[]
   /** Custom actions on a record: `POST …/<name>/{id}`, permission `<PREFIX>_<NAME>`, a button. */
   actions?: Readonly<Record<string, ActionSpec>>
+  /** A status that moves only by declared transitions, and locks the record outside `editableIn` (see WorkflowConfig). */
+  workflow?: WorkflowConfig<FieldName<Merged<P, F>>>
   /** Its menu entry; `false` for none. Default: the group `other`. */
   nav?: NavSpec | false
   /** Fields a user may change on their own row (My Profile): for `user`. */
@@ -297,6 +335,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   /** The form's sections; empty for a form of one grid. */
   readonly sections: readonly FormSection[]
   readonly actions: Readonly<Record<string, EntityAction>>
+  readonly workflow?: Workflow
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
@@ -324,7 +363,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   }
 }
 
-const actionOf = (permission: string, name: string, spec: ActionSpec): EntityAction => ({
+const actionOf = (permission: string, name: string, spec: ActionSpec, transition?: EntityAction['transition']): EntityAction => ({
   name,
   permission: `${permission}_${name.toUpperCase()}`,
   labelKey: spec.label ?? `action.${name}`,
@@ -334,7 +373,41 @@ const actionOf = (permission: string, name: string, spec: ActionSpec): EntityAct
   isAvailable: spec.isAvailable,
   paths: [name, ...(spec.aliases ?? [])],
   tone: spec.tone ?? 'default',
+  ...(transition ? { transition } : {}),
 })
+
+/** The workflow as the engine reads it; its states are the status field's choices (unknown ones are the registry check's to report). */
+function workflowOf(config: WorkflowConfig, field: AnyField | undefined): Workflow {
+  const states = field?.options ?? []
+  const transitions = Object.fromEntries(Object.entries(config.transitions).map(([name, t]) => [name, { name, from: t.from, to: t.to }]))
+  const endings = states.filter((s) => !Object.values(config.transitions).some((t) => t.from.includes(s)))
+  const reachedByDanger = new Set(Object.values(config.transitions).filter((t) => t.tone === 'danger').map((t) => t.to))
+  const tone = (state: string): Tone => (state === config.initial ? 'gray' : reachedByDanger.has(state) ? 'red' : endings.includes(state) ? 'green' : 'blue')
+  return {
+    field: config.field,
+    initial: config.initial,
+    states,
+    editableIn: config.editableIn,
+    transitions,
+    tones: Object.fromEntries(states.map((s) => [s, config.tones?.[s] ?? tone(s)])),
+  }
+}
+
+/**
+ * The status field as a workflow holds it: set by the server only (it starts at the initial
+ * state and moves by transitions), drawn as a coloured chip.
+ */
+const statusFieldOf = (field: AnyField, workflow: Workflow): AnyField =>
+  ({
+    ...field,
+    presence: 'default',
+    isRequired: false,
+    isReadOnly: true,
+    defaultValue: workflow.initial,
+    cell: 'status',
+    tones: workflow.tones,
+    ...(field.sql ? { sql: { ...field.sql, default: `'${workflow.initial}'` } } : {}),
+  }) as AnyField
 
 export const DEFAULT_NAV_GROUP = 'other'
 
@@ -354,6 +427,10 @@ export function defineEntity<const N extends string, const F extends Fields, con
   if (!isLine && (!config.route || !config.listKey)) throw new Error(`entity '${config.name}': give it a listKey and a route (or lineOf, for the lines of a document)`)
   // The parent's fields keep their place (an override replaces the parent's in place); new ones follow.
   const fields = { ...(parent?.fields ?? {}), ...config.fields } as unknown as Merged<P, F> & Fields
+  const workflow = config.workflow && workflowOf(config.workflow, fields[config.workflow.field])
+  const clash = Object.keys(config.workflow?.transitions ?? {}).find((name) => name in (config.actions ?? {}))
+  if (clash) throw new Error(`entity '${config.name}': '${clash}' is both an action and a transition of its workflow: give them different names`)
+  if (workflow && fields[workflow.field]) (fields as Fields)[workflow.field] = statusFieldOf(fields[workflow.field]!, workflow)
   const fieldNames = Object.keys(fields) as FieldName<Merged<P, F>>[]
   const ownFieldNames = parent ? fieldNames.filter((n) => !(n in parent.fields)) : fieldNames
   const permission = config.permission ?? config.name.toUpperCase()
@@ -391,7 +468,16 @@ export function defineEntity<const N extends string, const F extends Fields, con
     linesFieldNames: fieldNames.filter((n) => fields[n]!.kind === 'lines'),
     rules: config.rules ?? [],
     sections: config.sections ?? [],
-    actions: Object.fromEntries(Object.entries(config.actions ?? {}).map(([name, spec]) => [name, actionOf(permission, name, spec)])),
+    actions: Object.fromEntries([
+      ...Object.entries(config.actions ?? {}).map(([name, spec]) => [name, actionOf(permission, name, spec)] as const),
+      // Each transition is an action that applies in the states it leaves from.
+      ...Object.entries(config.workflow?.transitions ?? {}).map(([name, spec]) => {
+        const field = config.workflow!.field as string
+        const isAvailable = (row: ComputeInput) => spec.from.includes(row[field] as string)
+        return [name, actionOf(permission, name, { ...spec, isAvailable }, { field, from: spec.from, to: spec.to })] as const
+      }),
+    ]),
+    workflow,
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],
     idFrom: config.idFrom,
@@ -450,3 +536,11 @@ export const LINE_POSITION = 'position'
 /** Whether the row is one the system relies on (`builtIn`): its key value stays and it is not deleted. */
 export const isBuiltInRow = (entity: Pick<Entity<string, Fields>, 'builtIn'>, row: Readonly<Record<string, unknown>> | null | undefined): boolean =>
   entity.builtIn !== undefined && row !== null && row !== undefined && entity.builtIn.values.includes(row[entity.builtIn.field] as string | boolean)
+
+/** Whether a plain update or delete may touch the row: always, unless its workflow's status is outside `editableIn`. */
+export const isEditableIn = (entity: Pick<Entity<string, Fields>, 'workflow'>, row: Readonly<Record<string, unknown>> | null | undefined): boolean =>
+  !entity.workflow || row === null || row === undefined || entity.workflow.editableIn.includes(row[entity.workflow.field] as string)
+
+/** Whether a list may offer to delete (or select for deleting) the row: not a built-in one, nor one its status locks. */
+export const isDeletableRow = (entity: Pick<Entity<string, Fields>, 'builtIn' | 'workflow'>, row: Readonly<Record<string, unknown>>): boolean =>
+  !isBuiltInRow(entity, row) && isEditableIn(entity, row)

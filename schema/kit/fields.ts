@@ -19,7 +19,10 @@ export type Widget =
 
 export type Cell =
   | 'text' | 'link' | 'number' | 'decimal' | 'money' | 'boolean' | 'date' | 'datetime'
-  | 'enum' | 'ref' | 'refs' | 'file' | 'image' | 'json' | 'lines' | 'html'
+  | 'enum' | 'ref' | 'refs' | 'file' | 'image' | 'json' | 'lines' | 'html' | 'status'
+
+/** The colour a state's chip is drawn in (a workflow's status: `tones` of defineEntity's workflow). */
+export type Tone = 'gray' | 'blue' | 'green' | 'amber' | 'red' | 'violet'
 
 /** required: must be present; optional: null when absent; default: the default when absent. */
 export type Presence = 'required' | 'optional' | 'default'
@@ -144,6 +147,8 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly precision?: number
   readonly scale?: number
   readonly options?: readonly string[]
+  /** A workflow's status: the chip colour of each state (cell `status`). */
+  readonly tones?: Readonly<Record<string, Tone>>
   readonly ref?: { readonly target: string; readonly onDelete: OnDelete }
   readonly normalize?: Normalizer
   readonly accept?: readonly string[]

@@ -1,15 +1,16 @@
 // The zod validators live in './validators' and are imported from there, not re-exported:
 // screens that only list rows must not load zod.
 export * as f from './fields'
-export type { Field, FieldKind, Widget, Cell, Presence, ValueOf, Json, OnDelete, SqlColumn, MessageRule, FieldMessages, ComputeInput, LinesSpec, LineInput, TextFormat } from './fields'
+export type { Field, FieldKind, Widget, Cell, Presence, ValueOf, Json, OnDelete, SqlColumn, MessageRule, FieldMessages, ComputeInput, LinesSpec, LineInput, TextFormat, Tone } from './fields'
 export { parseDecimal, normalizePhone, readsLeftToRight } from './fields'
 export {
   defineEntity, actions, genericRoutes, routeAction, storageOf, rootOf, readableFields, columnFields, lineEntityOf, lineLinkColumn, LINE_POSITION, DEFAULT_NAV_GROUP,
-  filterKinds, isFilterable, isRangeKind, isBuiltInRow,
+  filterKinds, isFilterable, isRangeKind, isBuiltInRow, isEditableIn, isDeletableRow,
 } from './entity'
 export type {
   Entity, EntityConfig, AnyField, Fields, Action, InputOf, ValuesOf, AuditColumns, ListByRoute, GenericRoute, RouteMode, Merged,
   Caller, ScopeFilter, Rule, AutoLedger, RuleContext, NavSpec, ActionSpec, EntityAction, RangeKind, FormSection,
+  WorkflowConfig, Workflow, TransitionSpec,
 } from './entity'
 export { defineReport, REPORT_AREA, type Report, type ReportConfig } from './report'
 export * as rules from './rules'

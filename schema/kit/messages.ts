@@ -59,10 +59,16 @@ export function messageOfIssue(issue: z.core.$ZodIssue, labelKey: string, entity
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string
 
-/** Renders a message in the translator's language; `label`/`other`/`entity` params are keys (`other`: another field's label). */
+/**
+ * Renders a message in the translator's language; `label`/`other`/`entity` params are keys
+ * (`other`: another field's label), and so are `status` and `action` (`option.confirmed`,
+ * `action.confirm`: a workflow's words).
+ */
 export function renderMessage(t: Translate, m: Message): string {
   const params = { ...m.params }
   if (typeof params.label === 'string') params.label = t(params.label)
+  if (typeof params.status === 'string') params.status = t(params.status)
+  if (typeof params.action === 'string') params.action = t(params.action)
   if (typeof params.other === 'string') params.other = t(params.other)
   if (typeof params.entity === 'string') params.entity = t(`${params.entity}.one`)
   return t(m.key, params)

@@ -46,6 +46,11 @@ export interface EntityHooks {
    * what the registry cannot compute (a balance from the ledger). `shape` tells which.
    */
   readonly afterRead?: (ctx: { db: Executor; registry: Registry; entity: Entity<string, Fields>; actor: Actor | null; rows: Row[]; shape: 'record' | 'list' }) => Promise<void> | void
+  /**
+   * After a workflow's transition moved the status (the domain's handler has run), in its
+   * transaction: what follows from the new state (a posting on confirm, its reversal on cancel).
+   */
+  readonly afterTransition?: (ctx: Omit<HookContext, 'action'> & { transition: string; rowId: number; before: Row; after: Row }) => Promise<void> | void
 }
 
 /** Hooks by entity name, in registration order. */

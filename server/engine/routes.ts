@@ -205,7 +205,8 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   // Custom actions: `POST …/<action>/{id}` and its aliases, with the action's permission.
   for (const action of Object.values(entity.actions)) {
     const handler = deps.actions?.get(entity.name)?.[action.name]
-    if (!handler) throw new Error(`The action '${action.name}' of '${entity.name}' has no handler: a domain module must give one (actions: { ${entity.name}: { ${action.name}: … } })`)
+    // A transition moves the status itself; a module's handler only adds a side effect.
+    if (!handler && !action.transition) throw new Error(`The action '${action.name}' of '${entity.name}' has no handler: a domain module must give one (actions: { ${entity.name}: { ${action.name}: … } })`)
     for (const path of action.paths) {
       app.post<{ Params: IdParams }>(`${base}/${path}/:id`, { config: { permission: action.permission } }, async (req) => {
         const body = req.body ?? {}

@@ -58,6 +58,47 @@ export const gadgetOrder = defineEntity({
   },
 })
 
+/**
+ * A document in motion, as a new developer adds one by the README alone (issue 18): a stock
+ * transfer of gadgets between districts, drafted, then confirmed (its lines can no longer
+ * change) or cancelled — a workflow the engine derives routes, permissions, buttons, locks
+ * and a status chip from.
+ */
+export const stockTransferLine = defineEntity({
+  name: 'stock_transfer_line',
+  module: 'test',
+  lineOf: 'stock_transfer',
+  labelField: 'gadget',
+  fields: {
+    gadget: f.ref('city', { required: true, label: 'field.district' }),
+    quantity: f.integer({ required: true, min: 1, label: 'field.item_count' }),
+  },
+})
+
+export const stockTransfer = defineEntity({
+  name: 'stock_transfer',
+  module: 'test',
+  listKey: 'stock_transfers',
+  labelField: 'note',
+  route: { area: 'stockTransfer-management', list: 'stockTransfers' },
+  nav: { group: 'settings', icon: 'receipt', order: 51 },
+  fields: {
+    note: f.text({ max: 100, required: true, search: true, label: 'field.details' }),
+    status: f.choice(['draft', 'confirmed', 'cancelled'], { label: 'field.type' }),
+    items: f.lines(stockTransferLine, { min: 1, totals: ['quantity'], label: 'field.menu_items' }),
+  },
+  listColumns: ['note', 'status'],
+  workflow: {
+    field: 'status',
+    initial: 'draft',
+    editableIn: ['draft'],
+    transitions: {
+      confirm: { from: ['draft'], to: 'confirmed', confirm: true },
+      cancel: { from: ['draft', 'confirmed'], to: 'cancelled', tone: 'danger', confirm: true },
+    },
+  },
+})
+
 /** Memos a non-admin sees only when they wrote them: a row scope. */
 export const memo = defineEntity({
   name: 'memo',
@@ -89,7 +130,7 @@ export const gadgetSales = defineReport({
   nav: { group: 'reports', icon: 'assessment', order: 1 },
 })
 
-export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, memo]
+export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, memo]
 export const throwawayReports = [gadgetSales]
 
 /** The labels an author adds with these: entity, action and report names, and the status options. */
@@ -98,9 +139,11 @@ export const throwawayCatalogue: Record<string, Catalogue> = {
     gadget_order: { one: 'Gadget order', other: 'Gadget orders' },
     gadget_order_line: { one: 'Gadget order line', other: 'Gadget order lines' },
     memo: { one: 'Memo', other: 'Memos' },
+    stock_transfer: { one: 'Stock transfer', other: 'Stock transfers' },
+    stock_transfer_line: { one: 'Stock transfer line', other: 'Stock transfer lines' },
   },
   option: { draft: 'Draft', confirmed: 'Confirmed', cancelled: 'Cancelled' },
-  action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order' },
+  action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order', cancel_question: 'Cancel it? What it posted is reversed.' },
   report: { gadget_sales: 'Gadget sales' },
 }
 

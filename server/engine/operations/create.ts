@@ -29,6 +29,8 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     const values = await fillSlugs(trx, entity, prepared, null)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkWithin(trx, ctx.registry, entity, values)
+    // A workflow starts at its initial state unless code acting as the system says otherwise.
+    if (entity.workflow && (values[entity.workflow.field] === undefined || values[entity.workflow.field] === null)) values[entity.workflow.field] = entity.workflow.initial
     await runBefore(ctx, trx, 'create', null, values)
     const [root, own] = tablesOf(entity)
     const audit = { created_by: actor?.id ?? null, updated_by: actor?.id ?? null }

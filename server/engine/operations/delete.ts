@@ -12,6 +12,7 @@ import { deleteLine, lineCtx } from './lines'
 import { isInScope, lockRow, notFound } from './read'
 import { auditChanges, type LineRow } from './rows'
 import { inTransaction, pgError } from './transaction'
+import { refuseLocked } from './workflow'
 
 /**
  * Deletes: a row with what goes with it — a document's lines, the rows whose reference
@@ -53,6 +54,7 @@ export const deleteMessage = (entity: Entity<string, Fields>, target: number | r
  */
 export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number): Promise<void> {
   const before = await lockRow(ctx, trx, rowId)
+  refuseLocked(ctx, before)
   await runBefore(ctx, trx, 'delete', before, null)
   for (const field of ctx.entity.linesFieldNames) {
     const lc = lineCtx(ctx, trx, ctx.entity, field)

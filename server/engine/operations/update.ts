@@ -11,6 +11,7 @@ import { answer, lockRow, read } from './read'
 import { checkReferences } from './references'
 import { auditChanges, columnsOf, tablesOf, writeLinks, type LineRow } from './rows'
 import { inTransaction } from './transaction'
+import { refuseLocked } from './workflow'
 import { asInput, checkNotStale, fromClient, prepare } from './values'
 import { sql } from 'kysely'
 
@@ -25,6 +26,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
   const input = fromClient(ctx, body)
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(ctx, trx, rowId)
+    refuseLocked(ctx, before)
     checkNotStale(before, input)
     const given = await runBeforeValidate(ctx, trx, 'update', before, input)
     const merged: Values = {}

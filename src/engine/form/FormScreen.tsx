@@ -2,12 +2,13 @@ import { Link, useParams } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
-import { isBuiltInRow, type AnyField } from '../../../schema/kit'
+import { isBuiltInRow, isEditableIn, renderMessage, type AnyField } from '../../../schema/kit'
 import { useEntities } from '../entities-context'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useEntityRecord } from '../queries'
 import { Banner } from '../ui/Banner'
+import { StatusChip } from '../ui/StatusChip'
 import { ConfirmDialog } from '../ui/ConfirmDialog'
 import { Icon } from '../ui/icons'
 import { PageSpinner } from '../ui/PageSpinner'
@@ -86,7 +87,10 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const { form, submit, isSaving, leavePrompt, isNew, row } = controller
   // The server decides; the form does not offer a save it would refuse.
   // An entity the server alone writes (the outbox) has no create/update route: its form only shows.
-  const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE']) && entity.routes[isNew ? 'create' : 'update'] !== false
+  // A record its workflow has moved on (confirmed, cancelled) is shown, not edited: the server would refuse.
+  const isLocked = row !== null && !isEditableIn(entity, row)
+  const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE']) && entity.routes[isNew ? 'create' : 'update'] !== false && !isLocked
+  const status = row && entity.workflow ? String(row[entity.workflow.field]) : null
   const one = t(`${entity.labelKey}.one`)
   const serverError = form.formState.errors.root?.server?.message
   const title = isNew ? t('form.new_title', { entity: one }) : t('form.edit_title', { entity: one })
@@ -127,7 +131,10 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         <div className="space-y-3">
           <BackLink entity={entity} />
           <div>
-            <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+            <div className="flex flex-wrap items-center gap-3">
+              <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+              {status && <StatusChip value={status} tones={entity.fields[entity.workflow!.field]!.tones} />}
+            </div>
             {row && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{labelOf(entity, row)}</p>}
           </div>
         </div>
@@ -159,6 +166,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
             </Banner>
           )}
           {serverError && <Banner kind="error">{serverError}</Banner>}
+          {isLocked && status && <Banner kind="info">{renderMessage(t, { key: 'detail.workflow_locked', params: { entity: entity.labelKey, status: `option.${status}` } })}</Banner>}
           <fieldset disabled={!canSave} className="min-w-0 divide-y divide-slate-200 dark:divide-slate-800">
             {controller.sections.map((section) =>
               section.label === null ? (

@@ -148,7 +148,8 @@ export function useFormController({
         ? []
         : entity.fieldNames.filter((n) => {
             const field = entity.fields[n]!
-            return field.isReadOnly && field.compute === undefined && field.kind !== 'lines' && !field.isWriteOnly && !(extension.hiddenFields?.(context) ?? []).includes(n)
+            // A workflow's status is shown as a chip by the title, not among the stored values.
+            return field.isReadOnly && field.compute === undefined && field.kind !== 'lines' && !field.isWriteOnly && n !== entity.workflow?.field && !(extension.hiddenFields?.(context) ?? []).includes(n)
           }),
     [entity, isNew, extension, context],
   )

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { type AnyField, readsLeftToRight, thumbnailOf } from '../../../schema/kit'
 import { useFormat } from '../../i18n/useFormat'
 import { Icon } from '../ui/icons'
+import { StatusChip } from '../ui/StatusChip'
 
 /** Cells are right-aligned for numbers and money so digits line up. */
 export function isNumericCell(field: AnyField): boolean {
@@ -145,6 +146,8 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
       return <>{format.dateTime(String(value))}</>
     case 'enum':
       return <>{t(`option.${String(value)}`, { defaultValue: String(value) })}</>
+    case 'status':
+      return <StatusChip value={String(value)} tones={field.tones} />
     case 'image':
       return <Thumbnail url={String(value)} />
     case 'file':

@@ -2,7 +2,7 @@ import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@ta
 import { Link, useNavigate } from '@tanstack/react-router'
 import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { isBuiltInRow } from '../../../schema/kit'
+import { isDeletableRow } from '../../../schema/kit'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useAccess } from '../../auth/useAccess'
@@ -61,7 +61,8 @@ function SelectAllCheckbox() {
 function SelectRowCheckbox({ row }: { row: Row }) {
   const { t } = useTranslation()
   const c = useController()
-  if (isBuiltInRow(c.entity, row)) return null
+  // Rows that cannot be deleted (built in, or locked by their status) cannot be selected for it.
+  if (!isDeletableRow(c.entity, row)) return null
   return (
     <input
       type="checkbox"
@@ -105,7 +106,7 @@ function RowActions({ row, canDelete }: { row: Row; canDelete: boolean }) {
   return (
     <div className="flex items-center justify-end gap-1">
       {Object.keys(c.entity.actions).length > 0 && <RecordActions entity={c.entity} row={row} size="compact" />}
-      {canDelete && !isBuiltInRow(c.entity, row) && <DeleteButton row={row} />}
+      {canDelete && isDeletableRow(c.entity, row) && <DeleteButton row={row} />}
     </div>
   )
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useNavigate, useSearch } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { isBuiltInRow } from '../../../schema/kit'
+import { isDeletableRow } from '../../../schema/kit'
 import { deleteRecord, deleteRecords, labelOf, type AnyEntity, type ListParams, type Row } from '../entity-api'
 import { entityKeys, useEntityList } from '../queries'
 import { showAlert } from '../ui/notifications'
@@ -134,7 +134,7 @@ export function useListController(entity: AnyEntity) {
   })
 
   // Built-in rows (the ADMIN role) cannot be deleted: they are never selected for it.
-  const selectable = useMemo(() => rows.filter((r) => !isBuiltInRow(entity, r)), [rows, entity])
+  const selectable = useMemo(() => rows.filter((r) => isDeletableRow(entity, r)), [rows, entity])
   const isAllSelected = selectable.length > 0 && selectable.every((r) => selection.has(r.id))
   const activeFilters: ActiveFilter[] = filterParams.flatMap((p) => (view.filters[p.param] !== undefined ? [{ ...p, value: view.filters[p.param]! }] : []))
 

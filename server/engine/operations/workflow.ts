@@ -1,0 +1,43 @@
+import { sql } from 'kysely'
+import { isEditableIn, rootOf, storageOf, type EntityAction } from '../../../schema/kit'
+import type { Row, Trx } from '../../db/types'
+import type { EngineCtx } from '../access'
+import { ConflictError } from '../errors'
+import { hooksOf } from '../hooks'
+import { read } from './read'
+
+/**
+ * A workflow's rules in the write layer (EntityConfig.workflow): a caller's plain update or
+ * delete of a record whose status is outside `editableIn` is refused, naming the status; a
+ * transition moves the status from a state it leaves from, or is refused naming both.
+ * Code acting as the system (a transition's own handler, a posting) is not held back.
+ */
+const statusOf = (ctx: EngineCtx, row: Row) => String(row[ctx.entity.workflow!.field])
+
+export function refuseLocked(ctx: EngineCtx, row: Row): void {
+  if (ctx.access === 'system' || isEditableIn(ctx.entity, row)) return
+  throw new ConflictError({ key: 'detail.workflow_locked', params: { entity: ctx.entity.labelKey, status: `option.${statusOf(ctx, row)}` } })
+}
+
+/** Refuses a transition the record's status does not allow. */
+export function refuseTransition(ctx: EngineCtx, action: EntityAction, row: Row): void {
+  if (!action.transition || action.transition.from.includes(statusOf(ctx, row))) return
+  throw new ConflictError({ key: 'detail.transition_not_allowed', params: { action: action.labelKey, entity: ctx.entity.labelKey, status: `option.${statusOf(ctx, row)}` } })
+}
+
+/**
+ * Moves the status to the transition's target and runs what follows from it (the
+ * `afterTransition` hooks: a posting, a reversal), in the action's transaction. Answers the
+ * record as it is after.
+ */
+export async function moveStatus(ctx: EngineCtx, trx: Trx, action: EntityAction, rowId: number, before: Row): Promise<Row> {
+  const { field, to } = action.transition!
+  await sql`update ${sql.id(storageOf(ctx.entity, field).name)} set ${sql.ref(field)} = ${to} where id = ${rowId}`.execute(trx)
+  await sql`update ${sql.id(rootOf(ctx.entity).name)} set updated_at = now(), updated_by = ${ctx.actor?.id ?? null} where id = ${rowId}`.execute(trx)
+  const after = (await read(ctx, trx, rowId))!
+  for (const h of hooksOf(ctx.hooks, ctx.entity)) {
+    await h.afterTransition?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, transition: action.name, rowId, before, after })
+  }
+  return after
+}
+

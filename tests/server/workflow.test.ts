@@ -1,0 +1,171 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { checkRegistry, registry } from '../../schema'
+import { defineEntity, f } from '../../schema/kit'
+import { signToken } from '../../server/auth/tokens'
+import type { DomainModule } from '../../server/engine/modules'
+import { catalogues } from '../../server/i18n'
+import { addThrowawayLabels, stockTransfer, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
+import { JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
+import { createRow } from './helpers/samples'
+
+/**
+ * A workflow declared in the registry (issue 18 §1): a stock transfer drafted, confirmed or
+ * cancelled. The engine derives a route, a permission and an audit entry per transition,
+ * keeps the status read-only to plain writes, locks a confirmed record against updates and
+ * deletes (409 naming its status, in the caller's language), refuses a transition its status
+ * does not allow (409 naming both), and the start-up check refuses a workflow that cannot work.
+ */
+const BASE = stockTransfer.api.base
+// The gadget orders' actions need handlers to start; this suite does not run them.
+const stubModule: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
+const options = { entities: throwawayEntities, reports: throwawayReports, modules: [stubModule] }
+
+let undoLabels: () => void
+beforeAll(() => {
+  undoLabels = addThrowawayLabels(catalogues)
+})
+afterAll(() => undoLabels())
+
+async function withPermissions(t: TestApp, names: string[]): Promise<(o: Parameters<TestApp['call']>[0]) => Promise<Reply>> {
+  const roleName = `W${Math.floor(Math.random() * 1e9)}`
+  const role = await sql<{ id: number }>`insert into role (name) values (${roleName}) returning id`.execute(t.db)
+  await sql`insert into role_permissions (owner_id, target_id) select ${role.rows[0]!.id}, id from permission where name = any(${names})`.execute(t.db)
+  const id = await t.createUser({ email: `${roleName.toLowerCase()}@example.com` })
+  await sql`update "user" set role = ${role.rows[0]!.id} where id = ${id}`.execute(t.db)
+  const token = await signToken(JWT_SECRET, id)
+  return (o) => t.call({ ...o, headers: { authorization: `Bearer ${token}`, ...(o.headers as Record<string, string>) } })
+}
+
+describe('the registry check of a workflow', () => {
+  const transfer = (workflow: Parameters<typeof defineEntity>[0]['workflow'], status = f.choice(['draft', 'confirmed', 'cancelled'])) =>
+    defineEntity({ name: 'broken_transfer', module: 'test', listKey: 'broken_transfers', route: { area: 'broken-management', list: 'brokens' }, fields: { name: f.text({ required: true, search: true }), status }, workflow } as never)
+  const problemsOf = (e: ReturnType<typeof transfer>) => checkRegistry([...throwawayEntities, e]).filter((p) => p.entity === 'broken_transfer' && !p.message.includes('translation')).map((p) => p.message)
+
+  it('passes the throwaway stock transfer', () => {
+    const undo = addThrowawayLabels(catalogues)
+    try {
+      expect(checkRegistry(throwawayEntities, catalogues, throwawayReports)).toEqual([])
+    } finally {
+      undo()
+    }
+  })
+
+  it('refuses unknown targets, unreachable states and a status that is not a choice', () => {
+    expect(problemsOf(transfer({ field: 'status', initial: 'draft', editableIn: ['draft'], transitions: { confirm: { from: ['draft'], to: 'posted' }, cancel: { from: ['draft'], to: 'cancelled' } } }))).toEqual([
+      "transition 'confirm' leads to 'posted' is not one of its choices (draft, confirmed, cancelled)",
+      "state 'confirmed' cannot be reached from 'draft' by any transition",
+    ])
+    expect(problemsOf(transfer({ field: 'status', initial: 'new', editableIn: ['open'], transitions: { confirm: { from: ['draft'], to: 'confirmed' }, cancel: { from: ['confirmed'], to: 'cancelled' } } }))).toEqual([
+      "initial state 'new' is not one of its choices (draft, confirmed, cancelled)",
+      "editableIn state 'open' is not one of its choices (draft, confirmed, cancelled)",
+      "state 'draft' cannot be reached from 'new' by any transition",
+      "state 'confirmed' cannot be reached from 'new' by any transition",
+      "state 'cancelled' cannot be reached from 'new' by any transition",
+    ])
+    expect(problemsOf(transfer({ field: 'status', initial: 'draft', editableIn: ['draft'], transitions: {} }, f.text() as never))).toEqual(['a workflow moves a choice field (f.choice) of the entity'])
+  })
+
+  it('refuses a transition named like an action, at definition', () => {
+    expect(() =>
+      defineEntity({
+        name: 'clash', module: 'test', listKey: 'clashes', route: { area: 'clash-management', list: 'clashes' },
+        fields: { status: f.choice(['a', 'b']) },
+        actions: { go: {} },
+        workflow: { field: 'status', initial: 'a', editableIn: ['a'], transitions: { go: { from: ['a'], to: 'b' } } },
+      }),
+    ).toThrow("'go' is both an action and a transition")
+  })
+
+  it('derives the status field read-only, starting at the initial state, drawn as a chip with tones', () => {
+    const status = stockTransfer.fields.status
+    expect(status).toMatchObject({ isReadOnly: true, defaultValue: 'draft', cell: 'status', tones: { draft: 'gray', confirmed: 'blue', cancelled: 'red' } })
+    expect(stockTransfer.actions.confirm).toMatchObject({ permission: 'STOCK_TRANSFER_CONFIRM', transition: { field: 'status', from: ['draft'], to: 'confirmed' }, confirmKey: 'action.confirm_question' })
+    expect(stockTransfer.actions.cancel!.isAvailable!({ status: 'confirmed' })).toBe(true)
+    expect(stockTransfer.actions.cancel!.isAvailable!({ status: 'cancelled' })).toBe(false)
+    expect(stockTransfer.filterFields).toContain('status')
+  })
+})
+
+describeEachDatabase(
+  'a workflow on the engine',
+  (t) => {
+    let places: Array<{ id: number }>
+    beforeAll(async () => {
+      const country = await createRow(t.current, registry.country, { name: `Transferland ${Math.random()}` })
+      places = [
+        (await createRow(t.current, registry.city, { name: `From ${Math.random()}`, country: country.id })) as { id: number },
+        (await createRow(t.current, registry.city, { name: `To ${Math.random()}`, country: country.id })) as { id: number },
+      ]
+    })
+    const draft = async (note = 'Two gadgets') => {
+      const r = await t.current.call({ method: 'POST', url: `${BASE}/create/`, payload: { note, status: 'confirmed', items: [{ gadget: places[0]!.id, quantity: 2 }] } })
+      expect(r.status, r.raw).toBe(201)
+      return r.body as { id: number; status: string; items: Array<{ id: number; quantity: number }> }
+    }
+
+    it('starts a record at the initial state whatever the client sends, and lets it change while editable', async () => {
+      const made = await draft()
+      expect(made.status).toBe('draft')
+      const moved = await t.current.call({ method: 'PATCH', url: `${BASE}/update/${made.id}`, payload: { status: 'cancelled', items: [{ id: made.items[0]!.id, gadget: places[1]!.id, quantity: 3 }] } })
+      expect(moved.status, moved.raw).toBe(200)
+      expect(moved.body).toMatchObject({ status: 'draft', items: [{ quantity: 3 }] })
+    })
+
+    it('moves by its transitions, each audited under its name; a confirmed record refuses edits and deletes with 409 naming its status', async () => {
+      const made = await draft()
+      const confirmed = await t.current.call({ method: 'POST', url: `${BASE}/confirm/${made.id}` })
+      expect(confirmed.status, confirmed.raw).toBe(200)
+      expect(confirmed.body.status).toBe('confirmed')
+      const audit = await sql<{ action: string; changes: Record<string, unknown> }>`select action, changes from audit_log where entity = 'stock_transfer' and entity_id = ${made.id} order by id`.execute(t.current.db)
+      expect(audit.rows.map((a) => a.action)).toEqual(['create', 'confirm'])
+      expect(audit.rows[1]!.changes).toMatchObject({ status: ['draft', 'confirmed'] })
+
+      // The review's case: a confirmed transfer took a PATCH of its lines (2 → 99) and offered a delete.
+      const patched = await t.current.call({ method: 'PATCH', url: `${BASE}/update/${made.id}`, payload: { items: [{ id: made.items[0]!.id, gadget: places[0]!.id, quantity: 99 }] } })
+      expect(patched.status).toBe(409)
+      expect(patched.body).toEqual({ detail: 'This Stock transfer is Confirmed: it can no longer be changed or deleted.' })
+      const turkish = await t.current.call({ method: 'PATCH', url: `${BASE}/update/${made.id}`, payload: { note: 'x' }, headers: { 'accept-language': 'tr' } })
+      expect(turkish.status).toBe(409)
+      expect(turkish.body.detail).toContain('Confirmed')
+      expect(turkish.body.detail).not.toBe(patched.body.detail)
+      const deleted = await t.current.call({ method: 'DELETE', url: `${BASE}/delete/${made.id}` })
+      expect(deleted.status).toBe(409)
+      const many = await t.current.call({ method: 'DELETE', url: `${BASE}/delete_multiple/`, payload: { ids: [made.id] } })
+      expect(many.status).toBe(409)
+      const lines = await sql<{ quantity: number }>`select quantity from stock_transfer_line where stock_transfer = ${made.id}`.execute(t.current.db)
+      expect(lines.rows).toEqual([{ quantity: 2 }])
+
+      const again = await t.current.call({ method: 'POST', url: `${BASE}/confirm/${made.id}` })
+      expect(again.status).toBe(409)
+      expect(again.body).toEqual({ detail: '“Confirm” cannot be done to a Stock transfer that is Confirmed.' })
+      const cancelled = await t.current.call({ method: 'POST', url: `${BASE}/cancel/${made.id}` })
+      expect(cancelled.body.status).toBe('cancelled')
+      const late = await t.current.call({ method: 'POST', url: `${BASE}/cancel/${made.id}`, headers: { 'accept-language': 'ar' } })
+      expect(late.status).toBe(409)
+      expect(late.body.detail).toMatch(/^لا يمكن/)
+    })
+
+    it('filters the list by status', async () => {
+      const made = await draft('Filtered transfer')
+      const drafts = await t.current.call({ method: 'GET', url: `${BASE}/search/?status=draft&q=Filtered` })
+      expect(drafts.body.stock_transfers.map((r: { id: number }) => r.id)).toEqual([made.id])
+      await t.current.call({ method: 'POST', url: `${BASE}/confirm/${made.id}` })
+      expect((await t.current.call({ method: 'GET', url: `${BASE}/search/?status=draft&q=Filtered` })).body.stock_transfers).toEqual([])
+    })
+
+    it('needs the transition’s own permission; a plain update permission does not move the status', async () => {
+      const made = await draft()
+      const clerk = await withPermissions(t.current, ['STOCK_TRANSFER_DETAILS', 'STOCK_TRANSFER_UPDATE'])
+      const refused = await clerk({ method: 'POST', url: `${BASE}/confirm/${made.id}` })
+      expect(refused.status).toBe(403)
+      expect(refused.body).toEqual({ detail: "You don't have these permissions [STOCK_TRANSFER_CONFIRM]" })
+      const status = await clerk({ method: 'PUT', url: `${BASE}/update/${made.id}`, payload: { status: 'confirmed' } })
+      expect(status.status).toBe(200)
+      expect(status.body.status).toBe('draft')
+      const confirmer = await withPermissions(t.current, ['STOCK_TRANSFER_CONFIRM'])
+      expect((await confirmer({ method: 'POST', url: `${BASE}/confirm/${made.id}` })).body.status).toBe('confirmed')
+    })
+  },
+  options,
+)
