@@ -197,6 +197,7 @@ export function checkRegistry(
     }
     problems.push(...sectionProblems(e))
     if (e.workflow) problems.push(...workflowProblems(e, e.workflow))
+    problems.push(...numberingProblems(byName, e))
     problems.push(...withinProblems(byName, e))
     // The first segments the entity's routes already use: an action named so would shadow one.
     const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!), ...(e.gallery ? ['reorder'] : [])])
@@ -370,6 +371,38 @@ function workflowProblems(e: Entity<string, Fields>, workflow: NonNullable<Entit
     }
   }
   for (const state of workflow.states) if (!reached.has(state)) problems.push({ ...at, message: `state '${state}' cannot be reached from '${workflow.initial}' by any transition` })
+  return problems
+}
+
+/**
+ * A number the server gives (`numbering`, and the number a posting takes) lives in a
+ * read-only text field of the entity; a posting goes to the general ledger under the
+ * record's own numbering, or as a voucher entity that has one, when the record is written or
+ * on one of its workflow's transitions.
+ */
+function numberingProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const isNumberField = (name: string) => {
+    const field = e.fields[name]
+    return field !== undefined && field.kind === 'text' && field.isReadOnly && field.compute === undefined && field.sql !== undefined
+  }
+  const isDateField = (name: string | undefined) => name === undefined || e.fields[name]?.kind === 'date' || e.fields[name]?.kind === 'datetime'
+  if (e.numbering) {
+    const { field, prefix, date } = e.numbering
+    if (!isNumberField(field)) problems.push({ entity: e.name, field, message: 'numbering gives a read-only text field (f.text({ readOnly: true }))' })
+    if (!/^[A-Z]{2,10}$/.test(prefix)) problems.push({ entity: e.name, field, message: `numbering prefix '${prefix}' must be 2 to 10 capital letters` })
+    if (!isDateField(date)) problems.push({ entity: e.name, field, message: `numbering counts by '${date}', which is not a date field` })
+  }
+  const posts = e.posts
+  if (!posts) return problems
+  if (!isNumberField(posts.number)) problems.push({ entity: e.name, field: posts.number, message: 'a posting\'s number is held by a read-only text field (f.text({ readOnly: true }))' })
+  if (!isDateField(posts.date)) problems.push({ entity: e.name, field: posts.date, message: `posts counts its number by '${posts.date}', which is not a date field` })
+  if (posts.as === 'ledger') {
+    if (e.numbering?.field !== posts.number) problems.push({ entity: e.name, message: `posts as 'ledger' under its own number: give it numbering on '${posts.number}'` })
+  } else if (!byName.get(posts.as)?.numbering) problems.push({ entity: e.name, message: `posts as '${posts.as}', which is not a voucher entity with its numbering` })
+  const transitions = Object.keys(e.workflow?.transitions ?? {})
+  if (posts.on !== 'create' && !transitions.includes(posts.on)) problems.push({ entity: e.name, message: `posts on '${posts.on}', which is neither 'create' nor a transition of its workflow (${transitions.join(', ') || 'none'})` })
+  for (const t of posts.reverseOn) if (!transitions.includes(t)) problems.push({ entity: e.name, message: `posts reverses on '${t}', which is not a transition of its workflow` })
   return problems
 }
 

@@ -18,6 +18,7 @@ import { membershipModule } from './domain/membership'
 import { identityModule } from './domain/identity'
 import { workspaceModule } from './domain/workspace'
 import { hookRegistry, type HookRegistry } from './engine/hooks'
+import { postingHooks } from './engine/posting'
 import type { DomainModule, ModuleDeps } from './engine/modules'
 import { registerReportRoutes, type ReportRun } from './engine/reports'
 import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './engine/routes'
@@ -127,7 +128,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   )
 
   const modules = options.modules ?? defaultModules(options)
-  const hooks = hookRegistry(modules.flatMap((m) => Object.entries(m.hooks ?? {})))
+  // Postings run after the modules' own hooks: a record is complete (its ledger made, its invoice referred to) when it posts.
+  let hooks: HookRegistry = new Map()
+  const postings = postingHooks(entities, {
+    ledger: modules.find((m) => m.ledger)?.ledger,
+    postingOf: new Map(modules.flatMap((m) => Object.entries(m.postings ?? {}))),
+    hooks: () => hooks,
+  })
+  hooks = hookRegistry([...modules.flatMap((m) => Object.entries(m.hooks ?? {})), ...postings])
   const actions: ActionRegistry = new Map(
     entities.map((e) => [e.name, Object.assign({}, ...modules.map((m) => m.actions?.[e.name] ?? {})) as Record<string, ActionHandler>]),
   )

@@ -137,6 +137,41 @@ export interface Workflow {
   readonly tones: Readonly<Record<string, Tone>>
 }
 
+/**
+ * A document's number (`numbering` of defineEntity), given by the server as the record is
+ * created, gapless under concurrency: `<PREFIX><YYYYMMDD>00<n>` counted per day, or
+ * `<PREFIX><YYYY>00<n>` per year, of the record's `date` field (today when it has none).
+ */
+export type Numbering<N extends string = string> = {
+  readonly field: N
+  readonly prefix: string
+  readonly reset: 'day' | 'year'
+  readonly date?: N
+}
+
+/**
+ * What a document writes to the general ledger (Frappe Books' `Transactional`): the engine
+ * posts it in the write's transaction, reposts it (reversal and post, same number) when what
+ * it posts changes while it may be edited, and reverses it on delete or on a `reverseOn`
+ * transition. The lines are the domain's: its module gives `postings: { <entity>: … }`.
+ * - `as`: `'ledger'` — general-ledger rows under the record's own number (a voucher); or the
+ *   name of a voucher entity — a voucher of that kind, numbered by its numbering, whose rows
+ *   post in turn (a donation's receipt).
+ * - `number`: the read-only field that holds the posting's number, taken when it first posts.
+ * - `on`: `'create'` (the default: posted as written) or a transition of its workflow.
+ * - `when`: posts only while true (a cause posts its goal when it has one); once false, what
+ *   stands is reversed.
+ * - `date`: the field the number is counted by (default: today).
+ */
+export type PostsConfig<N extends string = string> = {
+  readonly as: string
+  readonly number: N
+  readonly on?: string
+  readonly reverseOn?: readonly string[]
+  readonly when?: (record: ComputeInput) => boolean
+  readonly date?: N
+}
+
 export interface EntityAction {
   readonly name: string
   /** `<PREFIX>_<NAME>`, as roles hold it: `ORDER_CONFIRM`. */
@@ -216,6 +251,10 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   actions?: Readonly<Record<string, ActionSpec>>
   /** A status that moves only by declared transitions, and locks the record outside `editableIn` (see WorkflowConfig). */
   workflow?: WorkflowConfig<FieldName<Merged<P, F>>>
+  /** A number the server gives each new record (see Numbering). */
+  numbering?: Numbering<FieldName<Merged<P, F>>>
+  /** What the record posts to the general ledger, and when (see PostsConfig). */
+  posts?: PostsConfig<FieldName<Merged<P, F>>>
   /** Its menu entry; `false` for none. Default: the group `other`. */
   nav?: NavSpec | false
   /** Fields a user may change on their own row (My Profile): for `user`. */
@@ -336,6 +375,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly sections: readonly FormSection[]
   readonly actions: Readonly<Record<string, EntityAction>>
   readonly workflow?: Workflow
+  readonly numbering?: Numbering
+  readonly posts?: PostsConfig & { readonly on: string; readonly reverseOn: readonly string[] }
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
@@ -478,6 +519,8 @@ export function defineEntity<const N extends string, const F extends Fields, con
       }),
     ]),
     workflow,
+    numbering: config.numbering,
+    posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],
     idFrom: config.idFrom,

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Entity, Fields, RuleContext } from './entity'
 import { INT4_MAX, normalizePhone, parseDecimal, type Field, type MessageRule, type Presence } from './fields'
 import { normalizers } from './normalize'
+import { todayIso } from './dates'
 
 /**
  * The zod validators of the registry, built from the field descriptions on first use and
@@ -136,15 +137,8 @@ export function instantOf(s: string): string | undefined {
   return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : undefined
 }
 
-const pad = (n: number) => String(n).padStart(2, '0')
-
-/**
- * Today as `YYYY-MM-DD` in the calendar of whoever judges: the browser's day for the form,
- * the server's for a request (a date in the future is refused on both sides).
- */
-export function todayIso(now: Date = new Date()): string {
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
-}
+// A date in the future is refused on both sides, each by its own day (dates.ts).
+export { todayIso }
 
 /** Arabic-Indic and Persian digits as ASCII ones: a code typed on an Arabic keyboard is the same code. */
 const asciiDigits = (s: string) => s.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String((d.charCodeAt(0) & 0xf) % 10))

@@ -5,6 +5,7 @@ import type { EntityHooks, HookRegistry } from './hooks'
 import type { Registry } from './list-query'
 import type { ReportRun } from './reports'
 import type { ActionHandler } from './service'
+import type { Ledger, PostingOf } from './posting'
 
 /**
  * A domain module (server/domain/<module>): the rules and routes of one part of the
@@ -31,6 +32,10 @@ export interface DomainModule {
   readonly hooks?: Readonly<Record<string, EntityHooks>>
   /** What the registry's custom actions do, by entity and action name (the engine checks, locks, audits). */
   readonly actions?: Readonly<Record<string, Readonly<Record<string, ActionHandler>>>>
+  /** What the records of entities that post (`posts` of the registry) post, by entity: the lines, the day, the header. */
+  readonly postings?: Readonly<Record<string, PostingOf>>
+  /** The general ledger the engine posts into (the accounting module keeps it; one module gives it). */
+  readonly ledger?: Ledger
   /** The rows of the registry's reports, by report name: one SQL query each (the engine pages, totals, streams). */
   readonly reports?: Readonly<Record<string, ReportRun>>
   /**

@@ -12,6 +12,7 @@ import { addThrowawayLabels, gadgetOrder, gadgetOrderLine, gadgetSales, memo, th
 import { JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
 import { multipart } from './helpers/multipart'
 import { permissionMatrix } from './helpers/permission-matrix'
+import { stockTransferModule } from './helpers/throwaway-module'
 import { countRows, createRow } from './helpers/samples'
 
 /**
@@ -65,7 +66,7 @@ const testModule: DomainModule = {
   },
 }
 
-const options = { entities: throwawayEntities, reports: throwawayReports, modules: [testModule] }
+const options = { entities: throwawayEntities, reports: throwawayReports, modules: [testModule, stockTransferModule] }
 
 let undoLabels: () => void
 beforeAll(() => {

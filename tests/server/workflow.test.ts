@@ -8,6 +8,7 @@ import { catalogues } from '../../server/i18n'
 import { addThrowawayLabels, stockTransfer, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
 import { JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
 import { createRow } from './helpers/samples'
+import { stockTransferModule } from './helpers/throwaway-module'
 
 /**
  * A workflow declared in the registry (issue 18 §1): a stock transfer drafted, confirmed or
@@ -19,7 +20,7 @@ import { createRow } from './helpers/samples'
 const BASE = stockTransfer.api.base
 // The gadget orders' actions need handlers to start; this suite does not run them.
 const stubModule: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
-const options = { entities: throwawayEntities, reports: throwawayReports, modules: [stubModule] }
+const options = { entities: throwawayEntities, reports: throwawayReports, modules: [stubModule, stockTransferModule] }
 
 let undoLabels: () => void
 beforeAll(() => {

@@ -83,11 +83,18 @@ export const stockTransfer = defineEntity({
   route: { area: 'stockTransfer-management', list: 'stockTransfers' },
   nav: { group: 'settings', icon: 'receipt', order: 51 },
   fields: {
+    // Numbered as it is drafted (`ST<year>00<n>`), and when confirmed the journal it posted.
+    number: f.text({ max: 30, readOnly: true, search: true, code: true, label: 'field.invoice_no' }),
     note: f.text({ max: 100, required: true, search: true, label: 'field.details' }),
+    value: f.money({ default: '0.00', min: '0', label: 'field.amount' }),
     status: f.choice(['draft', 'confirmed', 'cancelled'], { label: 'field.type' }),
+    journal_no: f.text({ max: 50, readOnly: true, code: true, label: 'field.reference_no' }),
     items: f.lines(stockTransferLine, { min: 1, totals: ['quantity'], label: 'field.menu_items' }),
   },
-  listColumns: ['note', 'status'],
+  listColumns: ['number', 'note', 'value', 'status', 'journal_no'],
+  numbering: { field: 'number', prefix: 'ST', reset: 'year' },
+  // Its value moves between two ledgers when it is confirmed (a journal), and back when it is cancelled.
+  posts: { as: 'journal', number: 'journal_no', on: 'confirm', reverseOn: ['cancel'], when: (transfer) => money.toMinor(transfer.value as string) > 0n },
   workflow: {
     field: 'status',
     initial: 'draft',

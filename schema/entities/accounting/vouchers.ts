@@ -45,7 +45,8 @@ function voucherEntity(spec: VoucherSpec) {
     ledger: f.ref('ledger_account', { required: true, search: true }),
     ...(spec.hasSubLedger ? { sub_ledger: f.ref('sub_ledger_account') } : {}),
     branch: f.ref('branch'),
-    invoice_no: f.text({ max: 50, search: true, code: true }),
+    // Given by the server as the voucher is written: `<PREFIX><YYYYMMDD>00<n>` (numbering below).
+    invoice_no: f.text({ max: 50, search: true, code: true, readOnly: true }),
     ...(spec.hasRefInvoice ? { ref_invoice_no: f.text({ max: 50, code: true, hideInList: true }) } : {}),
     debit_amount: f.money({ default: '0.00', min: '0' }),
     credit_amount: f.money({ default: '0.00', min: '0' }),
@@ -68,6 +69,7 @@ function voucherEntity(spec: VoucherSpec) {
     listColumns: [spec.dateField, 'invoice_no', 'ledger', ...(spec.listLine === 'first' ? [] : ['related_ledgers']), 'branch', 'amount', 'details'],
     ordering: `-${spec.dateField}`,
     filters: [spec.dateField, 'ledger', 'branch'],
+    numbering: { field: 'invoice_no', prefix: spec.prefix, reset: 'day', date: spec.dateField },
     // Written only with their posting: every write route, and the list (one row per invoice), is the module's.
     routes: { all: 'bespoke', without_pagination: false, search: 'bespoke', create: 'bespoke', update: 'bespoke', delete: 'bespoke', delete_multiple: 'bespoke' },
     nav: { group: 'accounting', icon: 'payments', order: spec.order },

@@ -23,5 +23,6 @@ export const causeDonation = defineEntity({
   listColumns: ['cause', 'amount', 'invoice_no', 'ref_invoice_no'],
   filters: ['cause', 'amount'],
   rules: [amountAboveZero],
+  posts: { as: 'receipt_voucher', number: 'invoice_no' },
   nav: { group: 'membership', icon: 'payments', order: 10 },
 })

@@ -1,4 +1,4 @@
-import { defineEntity, f } from '../../kit'
+import { defineEntity, f, money } from '../../kit'
 
 /**
  * A cause donations are collected for (api-contract §4.5). Its create, in the same
@@ -21,5 +21,8 @@ export const cause = defineEntity({
   },
   listColumns: ['image', 'name', 'goal_amount', 'raised_amount', 'sales_invoice_no'],
   filters: ['goal_amount', 'raised_amount'],
+  // Its goal is posted while there is one (server/domain/membership/causes.ts says how).
+  posts: { as: 'sales', number: 'sales_invoice_no', when: (cause) => money.toMinor(cause.goal_amount as string) > 0n },
+  ledger: { group: 'Sundry Debtors', type: 'cause_ledger' },
   nav: { group: 'membership', icon: 'assessment', order: 5 },
 })

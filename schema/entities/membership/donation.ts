@@ -29,5 +29,6 @@ export const donation = defineEntity({
   listColumns: ['first_name', 'last_name', 'email', 'cause', 'amount', 'payment_method', 'invoice_no'],
   filters: ['cause', 'payment_method', 'amount'],
   rules: [amountAboveZero],
+  posts: { as: 'receipt_voucher', number: 'invoice_no' },
   nav: { group: 'membership', icon: 'payments', order: 8 },
 })

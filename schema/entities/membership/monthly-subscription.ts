@@ -26,5 +26,6 @@ export const monthlySubscription = defineEntity({
   filters: ['member', 'subscription_date', 'amount'],
   routes: { create: 'bespoke' },
   rules: [amountAboveZero],
+  posts: { as: 'receipt_voucher', number: 'invoice_no' },
   nav: { group: 'membership', icon: 'payments', order: 4 },
 })

@@ -1,8 +1,6 @@
-import { sql } from 'kysely'
 import type { Entity, Fields } from '../../../schema/kit'
-import { BusinessError } from '../../engine/errors'
 import type { EntityHooks, HookRegistry } from '../../engine/hooks'
-import { createRow } from '../../engine/service'
+import { ensureLedger } from './ledgers'
 
 /**
  * Automatic ledgers (api-contract §4.1, §5.1): every registry entity that declares `ledger`
@@ -17,16 +15,9 @@ export function autoLedgerHooks(entities: readonly Entity<string, Fields>[], eng
       if (!spec) return []
       const hooks: EntityHooks = {
         async afterWrite({ trx, registry, actor, action, rowId, after }) {
-          const ledger = registry.find((e) => e.name === 'ledger_account')
-          if (action !== 'create' || !ledger || !after) return
-          const found = await sql<{ id: number }>`select id from "group" where name = ${spec.group} order by id limit 1`.execute(trx)
-          const group = found.rows[0]
-          if (!group) throw new BusinessError({ key: 'detail.ledger_group_missing', params: { group: spec.group } })
+          if (action !== 'create' || !after || !registry.some((e) => e.name === 'ledger_account')) return
           const name = after[spec.name]
-          await createRow(
-            { db: trx, registry, entity: ledger, actor, access: 'system', hooks: engineHooks() },
-            { name: typeof name === 'string' && name.trim() !== '' ? name : `${entity.name} ${rowId}`, ledger_type: spec.type, reference_id: String(rowId), head_group: Number(group.id) },
-          )
+          await ensureLedger({ trx, registry, actor, hooks: engineHooks() }, { type: spec.type, referenceId: rowId, group: spec.group, name: typeof name === 'string' && name.trim() !== '' ? name : `${entity.name} ${rowId}` })
         },
       }
       return [[entity.name, hooks] as const]

@@ -10,6 +10,7 @@ import { ledgerReportRows } from './ledger-report'
 import { groupRules } from './rules'
 import { trialBalanceRows } from './trial-balance'
 import { registerVoucherRoutes } from './voucher-routes'
+import { generalLedger } from './general-ledger'
 
 const CHART_ENTITIES = ['primary_group', 'group', 'ledger_account'] as const
 
@@ -29,6 +30,8 @@ export function accountingModule(): DomainModule {
       ledger_account: natureHooks('ledger_account'),
       ...autoLedgerHooks(entities, () => engineHooks),
     },
+    // Where the engine posts the registry's posted documents (`posts`).
+    ledger: generalLedger,
     // The general ledger's reports and routes (the posting service, posting.ts, is called by vouchers).
     reports: { ledger_report: ledgerReportRows, trial_balance: trialBalanceRows },
     routes(app, deps) {

@@ -1,9 +1,10 @@
 import { sql } from 'kysely'
+import { utcDay } from '../../../schema/kit/dates'
 import type { Trx } from '../../db/types'
 import { BusinessError } from '../../engine/errors'
-import type { EntityHooks, HookRegistry } from '../../engine/hooks'
-import { dayOf, userLedger } from './ledgers'
-import { receiptHooks } from './receipts'
+import type { EntityHooks } from '../../engine/hooks'
+import { userLedger } from './ledgers'
+import { receiptOf } from './receipts'
 
 /**
  * Cause donations (api-contract §4.5): the donor is the signed-in user who gives (the row's
@@ -22,31 +23,23 @@ async function raise(trx: Trx, cause: number, amount: string): Promise<string | 
 
 const negated = (amount: unknown) => `-${String(amount)}`
 
-export function causeDonationHooks(hooks: () => HookRegistry | undefined): EntityHooks {
-  const receipt = receiptHooks(
-    {
-      postedFields: ['amount', 'cause'],
-      creditLedger: async (deps, row) => {
-        const donor = row.created_by ?? deps.actor?.id
-        if (typeof donor !== 'number') throw new BusinessError({ key: 'detail.cause_donation_donor' })
-        return userLedger(deps, donor)
-      },
-      date: (row) => dayOf(row.created_at),
-    },
-    hooks,
-  )
-  return {
-    async beforeWrite(ctx) {
-      const { trx, action, before, values, actor } = ctx
-      if (action === 'create' && !actor) throw new BusinessError({ key: 'detail.cause_donation_donor' })
-      // Taken back from the cause it was given to, then given to the cause it is now for.
-      if (before && (action === 'delete' || String(before.amount) !== String(values?.amount) || before.cause !== values?.cause)) {
-        await raise(trx, Number(before.cause), negated(before.amount))
-        if (values) values.ref_invoice_no = await raise(trx, Number(values.cause), String(values.amount))
-      }
-      if (action === 'create' && values) values.ref_invoice_no = await raise(trx, Number(values.cause), String(values.amount))
-      await receipt.beforeWrite(ctx)
-    },
-    afterWrite: receipt.afterWrite,
-  }
+export const causeDonationHooks: EntityHooks = {
+  async beforeWrite({ trx, action, before, values, actor }) {
+    if (action === 'create' && !actor) throw new BusinessError({ key: 'detail.cause_donation_donor' })
+    // Taken back from the cause it was given to, then given to the cause it is now for.
+    if (before && (action === 'delete' || String(before.amount) !== String(values?.amount) || before.cause !== values?.cause)) {
+      await raise(trx, Number(before.cause), negated(before.amount))
+      if (values) values.ref_invoice_no = await raise(trx, Number(values.cause), String(values.amount))
+    }
+    if (action === 'create' && values) values.ref_invoice_no = await raise(trx, Number(values.cause), String(values.amount))
+  },
 }
+
+export const causeDonationReceipt = receiptOf({
+  creditLedger: async (deps, row) => {
+    const donor = row.created_by ?? deps.actor?.id
+    if (typeof donor !== 'number') throw new BusinessError({ key: 'detail.cause_donation_donor' })
+    return userLedger(deps, donor)
+  },
+  date: (row) => utcDay(row.created_at as Date | string),
+})

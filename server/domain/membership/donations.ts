@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
+import { utcDay } from '../../../schema/kit/dates'
 import type { Row } from '../../db/types'
-import type { EntityHooks, HookRegistry } from '../../engine/hooks'
 import { createRow } from '../../engine/service'
-import { dayOf, lockName, userLedger, type LedgerDeps } from './ledgers'
-import { receiptHooks } from './receipts'
+import { lockName, type LedgerDeps } from '../accounting/ledgers'
+import { userLedger } from './ledgers'
+import { receiptOf } from './receipts'
 
 /**
  * Donations (api-contract §4.5): the donor is the user with the donation's e-mail — made,
@@ -24,13 +25,7 @@ async function donorOf(deps: LedgerDeps, row: Row): Promise<number> {
   return Number(made.id)
 }
 
-export function donationHooks(hooks: () => HookRegistry | undefined): EntityHooks {
-  return receiptHooks(
-    {
-      postedFields: ['amount', 'email'],
-      creditLedger: async (deps, row) => userLedger(deps, await donorOf(deps, row)),
-      date: (row) => dayOf(row.created_at),
-    },
-    hooks,
-  )
-}
+export const donationReceipt = receiptOf({
+  creditLedger: async (deps, row) => userLedger(deps, await donorOf(deps, row)),
+  date: (row) => utcDay(row.created_at as Date | string),
+})

@@ -1,11 +1,10 @@
-import type { HookRegistry } from '../../engine/hooks'
 import type { DomainModule } from '../../engine/modules'
-import { causeDonationHooks } from './cause-donations'
+import { causeDonationHooks, causeDonationReceipt } from './cause-donations'
 import { registerCauseRoutes } from './cause-routes'
-import { causeHooks } from './causes'
-import { donationHooks } from './donations'
+import { causePosting } from './causes'
+import { donationReceipt } from './donations'
 import { seedPaymentMethods } from './payment-method-seed'
-import { registerSubscriptionRoutes, subscriptionHooks } from './subscriptions'
+import { registerSubscriptionRoutes, subscriptionHooks, subscriptionReceipt } from './subscriptions'
 
 /**
  * Membership and donations (issue 12): members (users with their ledger, the registry's
@@ -13,19 +12,20 @@ import { registerSubscriptionRoutes, subscriptionHooks } from './subscriptions'
  * to the general ledger through the accounting core in the transaction that writes it.
  */
 export function membershipModule(): DomainModule {
-  // The app's hook registry, for the users, ledgers and sub-ledgers this module makes through the engine.
-  let engineHooks: HookRegistry | undefined
-  const hooks = () => engineHooks
   return {
     name: 'membership',
     hooks: {
-      monthly_subscription: subscriptionHooks(hooks),
-      cause: causeHooks(hooks),
-      donation: donationHooks(hooks),
-      cause_donation: causeDonationHooks(hooks),
+      monthly_subscription: subscriptionHooks,
+      cause_donation: causeDonationHooks,
+    },
+    // What each posts (the registry's `posts` says when): the engine numbers, posts, reposts and reverses.
+    postings: {
+      monthly_subscription: subscriptionReceipt,
+      cause: causePosting,
+      donation: donationReceipt,
+      cause_donation: causeDonationReceipt,
     },
     routes(app, deps) {
-      engineHooks = deps.hooks
       registerSubscriptionRoutes(app, deps)
       registerCauseRoutes(app, deps)
     },

@@ -1,72 +1,10 @@
 import { sql } from 'kysely'
-import type { Trx } from '../../db/types'
-import { BusinessError } from '../../engine/errors'
-import type { Actor, HookRegistry } from '../../engine/hooks'
-import type { Registry } from '../../engine/list-query'
-import { createRow } from '../../engine/service'
+import { ensureLedger, type LedgerDeps } from '../accounting/ledgers'
 
 /**
- * The ledgers membership and donations post to: the seeded Cash and Company Sales, and the
- * ledgers of persons and causes (api-contract §5.1), found by `ledger_type` and
- * `reference_id` or made on first use, under their group.
+ * The ledgers of the people who give (api-contract §5.1): a donor's own ledger (`user_ledger`
+ * under Sundry Creditors), found or made by the accounting core.
  */
-export type LedgerDeps = { trx: Trx; registry: Registry; hooks: HookRegistry | undefined; actor: Actor | null }
-
-const LEDGER_NAME_MAX = 100
-
-/** Today in UTC as `YYYY-MM-DD`: the day postings are dated, as the general ledger's reversals are. */
-export const today = (): string => new Date().toISOString().slice(0, 10)
-
-/** The UTC day of a stored timestamp (the driver gives a Date) or an ISO text. */
-export const dayOf = (value: unknown): string => (value instanceof Date ? value.toISOString() : String(value)).slice(0, 10)
-
-/** A seeded ledger by its name (Cash, Company Sales): the chart's start-up seed makes them; an admin may not delete them. */
-export async function seededLedger(trx: Trx, name: string): Promise<number> {
-  const found = await sql<{ id: number }>`select id from ledger_account where name = ${name} and is_deletable = false order by id limit 1`.execute(trx)
-  const id = found.rows[0]?.id
-  if (id === undefined) throw new BusinessError({ key: 'detail.seeded_ledger_missing', params: { name } })
-  return Number(id)
-}
-
-/** Waits for any other transaction making the same thing (a second donation of one donor): one makes it, the other finds it. */
-export async function lockName(trx: Trx, name: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx)
-}
-
-/**
- * The ledger of a person or cause (`ledger_type`, `reference_id`), made under `group` when it
- * has none yet — through the engine, audited, with the accounting rules. A missing group
- * refuses with the contract's message, as automatic ledgers do.
- */
-export async function ensureLedger(deps: LedgerDeps, spec: { type: string; referenceId: number; group: string; name: string }): Promise<number> {
-  const { trx } = deps
-  const reference = String(spec.referenceId)
-  await lockName(trx, `ledger:${spec.type}:${reference}`)
-  const found = await sql<{ id: number }>`select id from ledger_account where ledger_type = ${spec.type} and reference_id = ${reference} order by id limit 1`.execute(trx)
-  if (found.rows[0]) return Number(found.rows[0].id)
-  const group = await sql<{ id: number }>`select id from "group" where name = ${spec.group} order by id limit 1`.execute(trx)
-  if (!group.rows[0]) throw new BusinessError({ key: 'detail.ledger_group_missing', params: { group: spec.group } })
-  const entity = deps.registry.find((e) => e.name === 'ledger_account')!
-  const name = spec.name.trim().slice(0, LEDGER_NAME_MAX) || `${spec.type} ${reference}`
-  const row = await createRow(
-    { db: trx, registry: deps.registry, entity, actor: deps.actor, access: 'system', hooks: deps.hooks },
-    { name, ledger_type: spec.type, reference_id: reference, head_group: Number(group.rows[0].id) },
-  )
-  return Number(row.id)
-}
-
-/** A sub-ledger by name (`cause`), made when missing. */
-export async function ensureSubLedger(deps: LedgerDeps, name: string): Promise<number> {
-  const { trx } = deps
-  await lockName(trx, `sub_ledger:${name}`)
-  const found = await sql<{ id: number }>`select id from sub_ledger_account where name = ${name} order by id limit 1`.execute(trx)
-  if (found.rows[0]) return Number(found.rows[0].id)
-  const entity = deps.registry.find((e) => e.name === 'sub_ledger_account')!
-  const row = await createRow({ db: trx, registry: deps.registry, entity, actor: deps.actor, access: 'system', hooks: deps.hooks }, { name })
-  return Number(row.id)
-}
-
-/** A user's own ledger (`user_ledger` under Sundry Creditors): where what they give is credited. */
 export async function userLedger(deps: LedgerDeps, userId: number): Promise<number> {
   const person = await sql<{ first_name: string | null; last_name: string | null; email: string }>`select first_name, last_name, email from "user" where id = ${userId}`.execute(deps.trx)
   const p = person.rows[0]

@@ -3,41 +3,35 @@ import type { Message } from '../../../schema/kit'
 import { isIdText } from '../../../schema/kit/validators'
 import type { Row } from '../../db/types'
 import { UnauthorizedError, ValidationError } from '../../engine/errors'
-import type { EntityHooks, HookRegistry } from '../../engine/hooks'
+import type { EntityHooks } from '../../engine/hooks'
 import type { ModuleDeps } from '../../engine/modules'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { createRow, inTransaction, readList } from '../../engine/service'
 import { readBody } from '../../engine/uploads'
 import { asSystem } from '../../engine/access'
-import { dayOf, ensureLedger } from './ledgers'
-import { receiptHooks } from './receipts'
+import { utcDay } from '../../../schema/kit/dates'
+import { ensureLedger } from '../accounting/ledgers'
+import { receiptOf } from './receipts'
 
 /**
  * Monthly subscriptions (api-contract §4.5): each is a receipt from its member (Dr Cash, Cr
- * the member's ledger), dated the moment it is made. The contract's create takes
+ * the member's ledger, the registry's `posts`), dated the moment it is made. The contract's create takes
  * `{members: [ids], amount, note}` and writes one subscription per member — every one or,
  * when any is refused, none. `get_all_by_member/` lists the caller's own.
  */
-export function subscriptionHooks(hooks: () => HookRegistry | undefined): EntityHooks {
-  const receipt = receiptHooks(
-    {
-      postedFields: ['amount', 'member'],
-      creditLedger: async (deps, row) => {
-        const member = await deps.trx.selectFrom('user').select(['username', 'email']).where('id', '=', Number(row.member)).executeTakeFirst()
-        return ensureLedger(deps, { type: 'member_ledger', referenceId: Number(row.member), group: 'Sundry Creditors', name: String(member?.username ?? member?.email ?? '') })
-      },
-      date: (row: Row) => dayOf(row.subscription_date ?? row.created_at),
-    },
-    hooks,
-  )
-  return {
-    async beforeWrite(ctx) {
-      if (ctx.action === 'create' && ctx.values) ctx.values.subscription_date = new Date().toISOString()
-      await receipt.beforeWrite(ctx)
-    },
-    afterWrite: receipt.afterWrite,
-  }
+export const subscriptionHooks: EntityHooks = {
+  beforeWrite({ action, values }) {
+    if (action === 'create' && values) values.subscription_date = new Date().toISOString()
+  },
 }
+
+export const subscriptionReceipt = receiptOf({
+  creditLedger: async (deps, row) => {
+    const member = await deps.trx.selectFrom('user').select(['username', 'email']).where('id', '=', Number(row.member)).executeTakeFirst()
+    return ensureLedger(deps, { type: 'member_ledger', referenceId: Number(row.member), group: 'Sundry Creditors', name: String(member?.username ?? member?.email ?? '') })
+  },
+  date: (row: Row) => utcDay((row.subscription_date ?? row.created_at) as Date | string),
+})
 
 /**
  * The members a create names: the contract's `members` (one id or several), or one `member`

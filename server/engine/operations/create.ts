@@ -2,6 +2,7 @@ import type { Row } from '../../db/types'
 import { authorize, type EngineCtx } from '../access'
 import { writeAudit } from '../audit'
 import { fillSlugs } from '../slugs'
+import { numberRecord } from '../numbering'
 import type { Values } from '../validate'
 import { checkWithin } from '../within'
 import { hasBeforeValidate, runAfter, runBefore, runBeforeValidate } from './hooks-run'
@@ -27,6 +28,7 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     const prepared = early ?? (await prepare(entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
     // A copy: a transaction tried again (a deadlock) makes its slugs again.
     const values = await fillSlugs(trx, entity, prepared, null)
+    await numberRecord(trx, entity, values)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkWithin(trx, ctx.registry, entity, values)
     // A workflow starts at its initial state unless code acting as the system says otherwise.

@@ -35,9 +35,9 @@ export async function moveStatus(ctx: EngineCtx, trx: Trx, action: EntityAction,
   await sql`update ${sql.id(storageOf(ctx.entity, field).name)} set ${sql.ref(field)} = ${to} where id = ${rowId}`.execute(trx)
   await sql`update ${sql.id(rootOf(ctx.entity).name)} set updated_at = now(), updated_by = ${ctx.actor?.id ?? null} where id = ${rowId}`.execute(trx)
   const after = (await read(ctx, trx, rowId))!
-  for (const h of hooksOf(ctx.hooks, ctx.entity)) {
-    await h.afterTransition?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, transition: action.name, rowId, before, after })
-  }
-  return after
+  const hooks = hooksOf(ctx.hooks, ctx.entity).filter((h) => h.afterTransition)
+  for (const h of hooks) await h.afterTransition!({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, transition: action.name, rowId, before, after })
+  // What followed may have set more (a posting's number).
+  return hooks.length > 0 ? (await read(ctx, trx, rowId))! : after
 }
 

@@ -1,0 +1,143 @@
+import { sql } from 'kysely'
+import { money, storageOf, type Entity, type Fields } from '../../schema/kit'
+import type { Row, Trx } from '../db/types'
+import type { Actor, EntityHooks, HookContext, HookRegistry } from './hooks'
+import type { Registry } from './list-query'
+import { nextNumber, numberDayOf } from './numbering'
+
+/**
+ * Posted documents (EntityConfig.posts; Frappe Books' `Transactional`): the engine decides
+ * when a record posts, reposts and reverses — in the transaction of the write or transition
+ * that causes it — and the domain says what it posts (its module's `postings`). Writing the
+ * general ledger itself is the accounting module's (`Ledger`): the engine never touches its
+ * tables.
+ */
+export type PostingLine = { ledger: number; debit?: string | null; credit?: string | null; subLedger?: number | null; branch?: number | null }
+
+/** What a record posts: its day, its lines (debits equal to credits), and the header its voucher carries. */
+export type Posting = {
+  date: string
+  lines: readonly PostingLine[]
+  branch?: number | null
+  subLedger?: number | null
+  details?: string | null
+  /** The invoice a payment or receipt settles (a cause donation's receipt names the cause's sales invoice). */
+  refInvoiceNo?: string | null
+}
+
+/** What the engine gives a module's posting function. */
+export type PostingArgs = { trx: Trx; registry: Registry; hooks: HookRegistry | undefined; actor: Actor | null; entity: Entity<string, Fields>; record: Row }
+/** A module's posting of one entity's records (`postings: { <entity>: … }`). */
+export type PostingOf = (args: PostingArgs) => Promise<Posting> | Posting
+
+/** Where postings go, by the module that keeps the general ledger. */
+export interface Ledger {
+  /** Posts under `number`: general-ledger rows of the log type `kind` (`as: 'ledger'`), or a voucher of the kind `as`. */
+  post(trx: Trx, entry: { as: string; kind: string; number: string; posting: Posting; actor: Actor | null; registry: Registry; hooks: HookRegistry | undefined }): Promise<void>
+  /** Reverses what stands under `number` (nothing standing: nothing to do). */
+  reverse(trx: Trx, entry: { as: string; number: string; actor: Actor | null; registry: Registry; hooks: HookRegistry | undefined }): Promise<void>
+  /** What stands under `number`, to tell whether a record's posting changed (null: nothing stands). */
+  standing(trx: Trx, entry: { as: string; number: string }): Promise<Posting | null>
+}
+
+/** A posting in a form two postings compare in: amounts in minor units, each line's sub-ledger and branch with the header's defaults. */
+function comparable(p: Posting): string {
+  const units = (v: string | null | undefined) => String(money.toMinor(v ?? '0'))
+  return JSON.stringify({
+    date: p.date,
+    details: p.details ?? null,
+    refInvoiceNo: p.refInvoiceNo ?? null,
+    lines: p.lines.map((l) => [l.ledger, units(l.debit), units(l.credit), l.subLedger ?? p.subLedger ?? null, l.branch ?? p.branch ?? null]),
+  })
+}
+
+export const isSamePosting = (a: Posting, b: Posting): boolean => comparable(a) === comparable(b)
+
+type Deps = { ledger: Ledger | undefined; postingOf: ReadonlyMap<string, PostingOf>; hooks: () => HookRegistry | undefined }
+
+/** The prefix and reset of the numbers a posting takes: the record's own numbering (`as: 'ledger'`), or its voucher's. */
+function numberingOf(registry: Registry, entity: Entity<string, Fields>): { prefix: string; reset: 'day' | 'year' } {
+  const spec = entity.posts!
+  const numbered = spec.as === 'ledger' ? entity : registry.find((e) => e.name === spec.as)
+  const numbering = numbered?.numbering
+  if (!numbering) throw new Error(`'${entity.name}' posts as '${spec.as}', which has no numbering`)
+  return numbering
+}
+
+/** The posting machinery of one entity: number, post, repost when changed, reverse. */
+export function poster(entity: Entity<string, Fields>, deps: Deps) {
+  const spec = entity.posts!
+  const { ledger } = deps
+  const postingOf = deps.postingOf.get(entity.name)
+  if (!ledger) throw new Error(`'${entity.name}' posts to the general ledger, but no module keeps one (a DomainModule's \`ledger\`)`)
+  if (!postingOf) throw new Error(`'${entity.name}' posts to the general ledger, but no module says what: give \`postings: { ${entity.name}: … }\` in a DomainModule`)
+  const isWanted = (record: Row) => spec.when?.(record) ?? true
+  const base = (ctx: Pick<HookContext, 'registry' | 'actor'>) => ({ as: spec.as, registry: ctx.registry, actor: ctx.actor, hooks: deps.hooks() })
+
+  /** The next number of the posting, counted by the record's date field (today without one). */
+  const takeNumber = (trx: Trx, registry: Registry, record: Row) => {
+    const { prefix, reset } = numberingOf(registry, entity)
+    return nextNumber(trx, prefix, numberDayOf(record, spec.date), reset)
+  }
+
+  /** Brings what stands under the record's number to what the record posts now. */
+  async function sync(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, record: Row): Promise<void> {
+    const number = record[spec.number]
+    if (typeof number !== 'string' || number === '') return
+    const standing = await ledger!.standing(trx, { as: spec.as, number })
+    if (!isWanted(record)) {
+      if (standing) await ledger!.reverse(trx, { ...base(ctx), number })
+      return
+    }
+    const posting = await postingOf!({ trx, registry: ctx.registry, hooks: deps.hooks(), actor: ctx.actor, entity, record })
+    if (standing && isSamePosting(standing, posting)) return
+    if (standing) await ledger!.reverse(trx, { ...base(ctx), number })
+    await ledger!.post(trx, { ...base(ctx), kind: entity.name, number, posting })
+  }
+
+  async function reverse(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, record: Row | null): Promise<void> {
+    const number = record?.[spec.number]
+    if (typeof number !== 'string' || number === '') return
+    if (await ledger!.standing(trx, { as: spec.as, number })) await ledger!.reverse(trx, { ...base(ctx), number })
+  }
+
+  return { isWanted, takeNumber, sync, reverse, postsOnCreate: spec.on === 'create' }
+}
+
+/**
+ * The engine hooks of every entity that posts: a number taken before the row is written (so
+ * that it holds it), the posting after; a change reposts, a delete reverses; a workflow's
+ * transition posts (`on`) or reverses (`reverseOn`).
+ */
+export function postingHooks(registry: Registry, deps: Deps): Array<readonly [string, EntityHooks]> {
+  return registry
+    .filter((e) => e.posts)
+    .map((entity) => {
+      const spec = entity.posts!
+      const p = poster(entity, deps)
+      const hooks: EntityHooks = {
+        async beforeWrite({ trx, registry: reg, before, values }) {
+          if (!values || !p.postsOnCreate) return
+          const record = { ...before, ...values }
+          if (!record[spec.number] && p.isWanted(record)) values[spec.number] = await p.takeNumber(trx, reg, record)
+        },
+        async afterWrite(ctx) {
+          if (ctx.action === 'delete') await p.reverse(ctx.trx, ctx, ctx.before)
+          else if (p.postsOnCreate && ctx.after) await p.sync(ctx.trx, ctx, ctx.after)
+        },
+        async afterTransition(ctx) {
+          const { trx, transition, rowId } = ctx
+          if (spec.reverseOn.includes(transition)) await p.reverse(trx, ctx, ctx.after)
+          if (transition !== spec.on || !p.isWanted(ctx.after)) return
+          const record = { ...ctx.after }
+          if (!record[spec.number]) {
+            record[spec.number] = await p.takeNumber(trx, ctx.registry, record)
+            // The transition's answer and audit entry read the row again: they show the number.
+            await sql`update ${sql.id(storageOf(entity, spec.number).name)} set ${sql.ref(spec.number)} = ${record[spec.number]} where id = ${rowId}`.execute(trx)
+          }
+          await p.sync(trx, ctx, record)
+        },
+      }
+      return [entity.name, hooks] as const
+    })
+}
