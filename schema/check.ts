@@ -1,5 +1,5 @@
 import type { Entity, Fields, Report } from './kit'
-import { genericRoutes, isFilterable, validationKeys } from './kit'
+import { documentOf, genericRoutes, isFilterable, validationKeys } from './kit'
 import { materialIcons, navGroups, navigationEntries, type MaterialIcon } from './navigation'
 
 const isMaterialIcon = (name: string): name is MaterialIcon => (materialIcons as readonly string[]).includes(name)
@@ -55,7 +55,8 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     keys.add(`${e.labelKey}.one`)
     keys.add(`${e.labelKey}.other`)
     fieldKeys(keys, e.fields, e.fieldLabelKey)
-    for (const rule of e.rules) keys.add(rule.message)
+    for (const rule of [...e.rules, ...(e.rowsPerLine?.lineRules ?? [])]) keys.add(rule.message)
+    if (e.rowsPerLine) keys.add(`field.${e.rowsPerLine.lines}`)
     if (e.builtIn) keys.add(e.builtIn.message)
     for (const section of e.sections) keys.add(section.label)
     for (const action of Object.values(e.actions)) {
@@ -192,15 +193,18 @@ export function checkRegistry(
       }
       if (e.parent && !e.ownFieldNames.includes(name)) problems.push({ entity: e.name, field: name, message: 'lines belong to the entity that declares them' })
     }
+    // A document kept one row per line is judged as a document: its rules are about its header and its lines.
+    const judged = e.rowsPerLine && !rowsPerLineProblems(byName, e, e.rowsPerLine).length ? documentOf(e) : e
     for (const rule of e.rules) {
-      if (!e.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
+      if (!judged.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
     }
     problems.push(...sectionProblems(e))
     if (e.workflow) problems.push(...workflowProblems(e, e.workflow))
     problems.push(...numberingProblems(byName, e))
+    if (e.rowsPerLine) problems.push(...rowsPerLineProblems(byName, e, e.rowsPerLine))
     problems.push(...withinProblems(byName, e))
     // The first segments the entity's routes already use: an action named so would shadow one.
-    const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!), ...(e.gallery ? ['reorder'] : [])])
+    const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!), ...(e.gallery ? ['reorder'] : []), ...(e.rowsPerLine ? ['document'] : [])])
     if (e.gallery) problems.push(...galleryProblems(e, e.gallery))
     for (const action of Object.values(e.actions)) {
       for (const path of action.paths) {
@@ -403,6 +407,42 @@ function numberingProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, 
   const transitions = Object.keys(e.workflow?.transitions ?? {})
   if (posts.on !== 'create' && !transitions.includes(posts.on)) problems.push({ entity: e.name, message: `posts on '${posts.on}', which is neither 'create' nor a transition of its workflow (${transitions.join(', ') || 'none'})` })
   for (const t of posts.reverseOn) if (!transitions.includes(t)) problems.push({ entity: e.name, message: `posts reverses on '${t}', which is not a transition of its workflow` })
+  return problems
+}
+
+/**
+ * A document kept one row per line: its key is a field the server gives (a number), its
+ * lines' fields are stored fields of the entity, its list picks the shown row by a
+ * reference among them, sums number columns and names the other rows by a reference, into
+ * virtual fields the list columns can name.
+ */
+function rowsPerLineProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, spec: NonNullable<Entity<string, Fields>['rowsPerLine']>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const say = (message: string, field?: string) => problems.push({ entity: e.name, ...(field ? { field } : {}), message })
+  const key = e.fields[spec.key]
+  if (!key || key.kind !== 'text' || !key.isReadOnly || key.sql === undefined) say('rowsPerLine.key must be a read-only text field: the document\'s number, which the server gives', spec.key)
+  if (e.numbering?.field !== spec.key) say(`rowsPerLine.key '${spec.key}' needs its numbering (numbering: { field: '${spec.key}', … })`)
+  if (e.fields[spec.lines]) say(`rowsPerLine.lines '${spec.lines}' names the document's lines; a field of that name would hide them`, spec.lines)
+  if (spec.lineFields.length === 0) say('rowsPerLine.lineFields names no field: a line needs one')
+  for (const name of spec.lineFields) {
+    const field = e.fields[name]
+    if (!field || field.sql === undefined || field.isReadOnly) say(`rowsPerLine.lineFields names '${name}', which is not a stored field a client writes`, name)
+  }
+  if (e.linesFieldNames.length > 0 || e.parent || e.isLine) say('a document kept one row per line has no f.lines field, parent or document of its own')
+  if (spec.shownLine) {
+    const field = e.fields[spec.shownLine.field]
+    if (!field || field.kind !== 'ref' || !spec.lineFields.includes(spec.shownLine.field)) say(`rowsPerLine.shownLine.field '${spec.shownLine.field}' must be a reference among its lineFields`)
+  }
+  const isListValue = (name: string) => e.fields[name]?.isVirtual === true
+  for (const [name, column] of Object.entries(spec.sums ?? {})) {
+    if (!isListValue(name)) say(`rowsPerLine.sums '${name}' must be a virtual field of the entity (its list value)`, name)
+    if (e.fields[column]?.kind !== 'decimal' && e.fields[column]?.kind !== 'integer') say(`rowsPerLine.sums '${name}' adds up '${column}', which is not a number field`, name)
+  }
+  for (const [name, field] of Object.entries(spec.others ?? {})) {
+    if (!isListValue(name)) say(`rowsPerLine.others '${name}' must be a virtual field of the entity (its list value)`, name)
+    if (e.fields[field]?.kind !== 'ref' || !byName.has(e.fields[field]!.ref!.target)) say(`rowsPerLine.others '${name}' names '${field}', which is not a reference`, name)
+  }
+  for (const rule of spec.lineRules ?? []) if (!spec.lineFields.includes(rule.field)) say(`a line rule reports on '${rule.field}', which is not one of its lineFields`)
   return problems
 }
 

@@ -46,7 +46,20 @@ export type RuleContext = {
   mode: 'create' | 'update'
   /** The values as sent, before validation: a rule may tell a value left out from a blank one. */
   input: Readonly<Record<string, unknown>>
+  /**
+   * A fact about a referenced row a rule needs (`facts` of the rule): whether ledger 7 holds
+   * cash. Undefined when it is not known — a rule then passes, and the server, which knows
+   * every fact, decides.
+   */
+  fact?: (target: string, id: unknown, name: string) => unknown
 }
+
+/**
+ * A fact a rule reads about the rows a field refers to: the server loads it before judging
+ * (a column, or one a module works out: a ledger's `is_cash_bank`); the browser uses what it
+ * has read of those rows. `field` is the reference, or a document line's (`items.ledger`).
+ */
+export type RuleFact = { readonly field: string; readonly target: string; readonly name: string }
 
 /**
  * A rule across fields (or across a document's lines), in the registry so that the
@@ -62,6 +75,10 @@ export interface Rule {
   readonly fields?: readonly string[]
   /** Parameters of the message, from the values (the difference of two totals…). */
   readonly params?: (values: ComputeInput) => Record<string, string | number>
+  /** Facts about referenced rows the rule reads through `context.fact`. */
+  readonly facts?: readonly RuleFact[]
+  /** What the rule is, for screens that show it live (`balanced`: a balance indicator under the lines). */
+  readonly kind?: { readonly balanced: { readonly lines: string; readonly debit: string; readonly credit: string } }
 }
 
 /**
@@ -172,6 +189,29 @@ export type PostsConfig<N extends string = string> = {
   readonly date?: N
 }
 
+/**
+ * A document kept one row per line (the contract's vouchers, api-contract §4.7: "All are line
+ * tables"): the rows that share `key` are one document. The fields of `lineFields` are each
+ * line's own; every other stored field is the document's header, the same on every row. The
+ * engine reads and writes it as a document — a header with its `lines` (`documentOf`), judged
+ * by the entity's `rules` (over the lines, `rules.balanced`…) and each line by `lineRules` —
+ * and lists it one row per document: the row `shownLine` picks stands for it (the first whose
+ * reference `field` points at a row with the `where` values; else its first row), with `sums`
+ * (a column summed over the document's rows) and `others` (the labels of the other rows'
+ * reference) as list values of virtual fields.
+ */
+export type RowsPerLineConfig<N extends string = string> = {
+  readonly key: N
+  readonly lines: string
+  readonly lineFields: readonly N[]
+  readonly min?: number
+  readonly totals?: readonly N[]
+  readonly lineRules?: readonly Rule[]
+  readonly shownLine?: { readonly field: N; readonly where: Readonly<Record<string, string | number | boolean>> }
+  readonly sums?: Readonly<Record<string, N>>
+  readonly others?: Readonly<Record<string, N>>
+}
+
 export interface EntityAction {
   readonly name: string
   /** `<PREFIX>_<NAME>`, as roles hold it: `ORDER_CONFIRM`. */
@@ -255,6 +295,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   numbering?: Numbering<FieldName<Merged<P, F>>>
   /** What the record posts to the general ledger, and when (see PostsConfig). */
   posts?: PostsConfig<FieldName<Merged<P, F>>>
+  /** A document kept one row per line, grouped by a key (see RowsPerLineConfig). */
+  rowsPerLine?: RowsPerLineConfig<FieldName<Merged<P, F>>>
   /** Its menu entry; `false` for none. Default: the group `other`. */
   nav?: NavSpec | false
   /** Fields a user may change on their own row (My Profile): for `user`. */
@@ -377,6 +419,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly workflow?: Workflow
   readonly numbering?: Numbering
   readonly posts?: PostsConfig & { readonly on: string; readonly reverseOn: readonly string[] }
+  readonly rowsPerLine?: RowsPerLineConfig
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
@@ -520,6 +563,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     ]),
     workflow,
     numbering: config.numbering,
+    rowsPerLine: config.rowsPerLine,
     posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],

@@ -44,6 +44,7 @@ export function balanced(lines: string, debit: string, credit: string, message: 
     field: lines,
     message,
     fields: [lines],
+    kind: { balanced: { lines, debit, credit } },
     check: (values) => {
       const t = totals(values)
       return toMinor(t.debit) === toMinor(t.credit)

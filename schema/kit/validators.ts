@@ -367,7 +367,7 @@ function ruleIssues(entity: RecordShape, values: Record<string, unknown>, contex
     const given = context.input[name]
     rows.forEach((row, i) => {
       const input = Array.isArray(given) && typeof given[i] === 'object' && given[i] !== null ? (given[i] as Record<string, unknown>) : {}
-      issues.push(...ruleIssues(line, row, { mode: 'create', input }, [...prefix, name, i]))
+      issues.push(...ruleIssues(line, row, { mode: 'create', input, fact: context.fact }, [...prefix, name, i]))
     })
   }
   return issues
@@ -378,7 +378,7 @@ function ruleIssues(entity: RecordShape, values: Record<string, unknown>, contex
  * rules across fields (and across each line). The browser's form and the server both call
  * this, so a record is accepted or refused alike in both.
  */
-export function validateRecordInput(entity: RecordShape, input: Record<string, unknown>, mode: SchemaMode = 'create'): RecordResult {
+export function validateRecordInput(entity: RecordShape, input: Record<string, unknown>, mode: SchemaMode = 'create', fact?: RuleContext['fact']): RecordResult {
   // Field by field (the record's object has no rule of its own): what is valid is known even when something is not.
   const data: Record<string, unknown> = {}
   const issues: RecordIssue[] = []
@@ -391,7 +391,7 @@ export function validateRecordInput(entity: RecordShape, input: Record<string, u
       issues.push(...parsed.error.issues.map((issue) => ({ ...issue, path: [name, ...issue.path] })))
     }
   }
-  issues.push(...ruleIssues(entity, data, { mode, input }, [], invalid))
+  issues.push(...ruleIssues(entity, data, { mode, input, fact }, [], invalid))
   return issues.length > 0 ? { success: false, issues } : { success: true, data }
 }
 

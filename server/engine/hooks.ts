@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely'
 import type { Entity, Fields } from '../../schema/kit'
 import type { Executor, Row, Trx } from '../db/types'
 import type { Registry } from './list-query'
@@ -50,6 +51,17 @@ export interface EntityHooks {
    * After a workflow's transition moved the status (the domain's handler has run), in its
    * transaction: what follows from the new state (a posting on confirm, its reversal on cancel).
    */
+  /**
+   * Values worked out in SQL for the entity's rows that rules read as facts and lists can
+   * prefer rows by (`is_cash_bank` of a ledger): `(alias) => sql\`…\``.
+   */
+  readonly facts?: Readonly<Record<string, (alias: string) => RawBuilder<unknown>>>
+  /**
+   * A document kept one row per line (`rowsPerLine`): after the whole document is written —
+   * its rows each went through the row hooks — in the same transaction. `before`, `after`:
+   * the document as read (null when it did not exist, or no longer does).
+   */
+  readonly afterDocumentWrite?: (ctx: HookContext & { after: Row | null }) => Promise<void> | void
   readonly afterTransition?: (ctx: Omit<HookContext, 'action'> & { transition: string; rowId: number; before: Row; after: Row }) => Promise<void> | void
 }
 

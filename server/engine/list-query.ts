@@ -3,6 +3,8 @@ import { columnFields, hasComputed, lineLinkColumn, LINE_POSITION, readableField
 import { entities as registeredEntities } from '../../schema'
 import { joinTableName } from '../db/registry-schema'
 import type { Executor, Row } from '../db/types'
+import type { HookRegistry } from './hooks'
+import { listDocuments } from './list-documents'
 
 /**
  * The read layer's SQL. One query per page: the page of ids is cut first, then references
@@ -112,7 +114,7 @@ function wholeBound(value: string, round: 'up' | 'down'): string | undefined {
 }
 
 /** ORDER BY for `field` / `-field`; a reference sorts by the label of the row it points to. */
-function orderClause(registry: Registry, entity: Entity<string, Fields>, alias: string, ordering: string): RawBuilder<unknown> {
+export function orderClause(registry: Registry, entity: Entity<string, Fields>, alias: string, ordering: string): RawBuilder<unknown> {
   const desc = ordering.startsWith('-')
   const name = desc ? ordering.slice(1) : ordering
   const dir = sql.raw(desc ? 'desc' : 'asc')
@@ -132,7 +134,7 @@ function orderClause(registry: Registry, entity: Entity<string, Fields>, alias: 
  * `listAs` says: the label, or the raw id with the label in the row's `_labels`), audit users
  * as e-mails.
  */
-function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: string): { columns: RawBuilder<unknown>[]; joins: RawBuilder<unknown>[] } {
+export function listColumns(registry: Registry, entity: Entity<string, Fields>, alias: string): { columns: RawBuilder<unknown>[]; joins: RawBuilder<unknown>[] } {
   const columns: RawBuilder<unknown>[] = [sql`${ref(alias, 'id')}`]
   const joins: RawBuilder<unknown>[] = []
   const labelsOfRawIds: RawBuilder<unknown>[] = []
@@ -243,7 +245,9 @@ async function pageRows(db: Executor, registry: Registry, entity: Entity<string,
 
 const withVirtual = (entity: Entity<string, Fields>, rows: Row[]): Row[] => (hasComputed(entity, 'virtual') ? rows.map((r) => withComputed(entity, r, 'virtual') as Row) : rows)
 
-export async function listRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery, registry: Registry = registeredEntities): Promise<ListResult> {
+export async function listRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery, registry: Registry = registeredEntities, hooks?: HookRegistry): Promise<ListResult> {
+  // A document kept one row per line is listed a row per document.
+  if (entity.rowsPerLine) return listDocuments(db, registry, entity, q, hooks)
   if (!q.page) {
     const rows = withVirtual(entity, await pageRows(db, registry, entity, q))
     return { rows, total: rows.length, page: 1, size: rows.length, totalPages: 1 }

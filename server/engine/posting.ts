@@ -115,6 +115,16 @@ export function postingHooks(registry: Registry, deps: Deps): Array<readonly [st
     .map((entity) => {
       const spec = entity.posts!
       const p = poster(entity, deps)
+      // A document kept one row per line posts once for the whole document (its key is its number).
+      if (entity.rowsPerLine) {
+        const documentHooks: EntityHooks = {
+          async afterDocumentWrite(ctx) {
+            if (ctx.action === 'delete') await p.reverse(ctx.trx, ctx, ctx.before)
+            else if (ctx.after) await p.sync(ctx.trx, ctx, ctx.after)
+          },
+        }
+        return [entity.name, documentHooks] as const
+      }
       const hooks: EntityHooks = {
         async beforeWrite({ trx, registry: reg, before, values }) {
           if (!values || !p.postsOnCreate) return

@@ -151,6 +151,22 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
   return filters
 }
 
+/**
+ * The parameters of a query `filtersOf` understands (`q`, the entity's filters and ranges):
+ * `all/` applies those and leaves the rest alone — the contract's clients send it only
+ * `page` and `size`, and a parameter it does not know is not an error there, as it is on
+ * `search/`.
+ */
+export function knownFilters(entity: Entity<string, Fields>, query: Record<string, unknown>): Record<string, unknown> {
+  const isKnown = (key: string) => {
+    if (key === 'q') return true
+    if (RESERVED.has(key)) return false
+    const field = entity.fields[key]
+    return entity.searchFields.includes(key) || (field !== undefined && EXACT_KINDS.has(field.kind) && !field.isVirtual) || (!field && rangeOf(entity, key) !== undefined)
+  }
+  return Object.fromEntries(Object.entries(query).filter(([key]) => isKnown(key)))
+}
+
 /** Path ids are positive integers; anything else is an unknown record (404), as a URL pattern would make it. */
 export function rowIdOf(entity: Entity<string, Fields>, raw: string): number {
   if (!isIdText(raw)) throw new NotFoundError({ key: 'detail.not_found', params: { model: modelName(entity), entity: entity.labelKey, id: raw } })

@@ -7,12 +7,13 @@ import { forCaller } from './for-caller'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
 import { findRow, type Registry } from './list-query'
-import { filtersOf, orderingOf, pageOf, rowIdOf } from './request'
+import { filtersOf, knownFilters, orderingOf, pageOf, rowIdOf } from './request'
 import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { messageFor } from '../i18n'
 import { readBody } from './uploads'
 import { hasNulCharacter } from './validate'
 import { reorderGallery } from './gallery'
+import { createDocument, deleteDocument, deleteDocuments, readDocument, updateDocument } from './operations/documents'
 
 /**
  * The contract's routes for one registry entity (api-contract §2.1), each tagged with
@@ -67,8 +68,8 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
    * row — the authors' e-mails are personal data.
    */
   const shownTo = <R extends Record<string, unknown>>(req: FastifyRequest, row: R): R => forCaller(entity, req, [row])[0]!
-  // `q` (any search field) works on `all/` too; the contract's named filters are `search/`'s.
-  const filters = (query: Query, withFilters: boolean) => (withFilters ? filtersOf(entity, query) : filtersOf(entity, query.q === undefined ? {} : { q: query.q }))
+  // `search/` refuses what it does not know; `all/` applies what it knows (`q`, filters, ranges) and ignores the rest.
+  const filters = (query: Query, withFilters: boolean) => filtersOf(entity, withFilters ? query : knownFilters(entity, query))
 
   // Every key the entity's lists answer under (`alsoListKeys`), each with the same rows.
   const keyed = (req: FastifyRequest, rows: Record<string, unknown>[]) => {
@@ -132,6 +133,17 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     }
   }
 
+  /** A document kept one row per line, changed by the id of any of its rows. */
+  const updateDocumentRoute = async (req: FastifyRequest<{ Params: IdParams }>) => {
+    const body = await readBody(req, entity, deps.mediaDir)
+    try {
+      return await updateDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), body.values)
+    } catch (e) {
+      await body.cleanup()
+      throw e
+    }
+  }
+
   const handlers: Record<GenericRoute, RouteHandlerMethod> = {
     all: (req) => (entity.paginateAll ? envelope(req, false) : unpaged(req, false)),
     search: (req) => envelope(req, true),
@@ -140,20 +152,21 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     create: async (req, reply) => {
       const body = await readBody(req, entity, deps.mediaDir)
       try {
-        const row = await createRow(requestContext(deps, entity, req), body.values)
+        const write = entity.rowsPerLine ? createDocument : createRow
+        const row = await write(requestContext(deps, entity, req), body.values)
         return reply.code(201).send(row)
       } catch (e) {
         await body.cleanup()
         throw e
       }
     },
-    update: (req) => update(req as FastifyRequest<{ Params: IdParams }>),
+    update: (req) => (entity.rowsPerLine ? updateDocumentRoute(req as FastifyRequest<{ Params: IdParams }>) : update(req as FastifyRequest<{ Params: IdParams }>)),
     // The contract's message, in the request's language (English exactly as the contract writes it).
-    delete: async (req) => ({ detail: say(req, await deleteRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))) }),
+    delete: async (req) => ({ detail: say(req, await (entity.rowsPerLine ? deleteDocument : deleteRow)(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))) }),
     delete_multiple: async (req) => {
       const parsed = idsBody.safeParse(req.body)
       if (!parsed.success) throw new BusinessError({ key: 'detail.ids_body' })
-      return { detail: say(req, await deleteRows(requestContext(deps, entity, req), parsed.data.ids)) }
+      return { detail: say(req, await (entity.rowsPerLine ? deleteDocuments : deleteRows)(requestContext(deps, entity, req), parsed.data.ids)) }
     },
   }
 
@@ -176,6 +189,13 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       })
       return keyed(req, rows)
     })
+  }
+
+  // A document kept one row per line, whole, by the id of any of its rows: what its form edits.
+  if (entity.rowsPerLine) {
+    app.get<{ Params: IdParams }>(`${base}/document/:id`, { config: actionConfig(entity, 'DETAILS') }, async (req) =>
+      shownTo(req, await readDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id))),
+    )
   }
 
   // A gallery's new order, all at once (EntityConfig.gallery).

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { Entity, Fields, Message } from '../../schema/kit'
+import type { Entity, Fields, Message, RuleContext } from '../../schema/kit'
 import { messageOfIssue } from '../../schema/kit'
 import { issueKey, issueLabelKey, validateRecordInput, type RecordIssue, type RecordShape, type SchemaMode } from '../../schema/kit/validators'
 import { BusinessError, ValidationError } from './errors'
@@ -43,8 +43,17 @@ export function hasNulCharacter(value: unknown): boolean {
  * Judges a record as the browser's form does (its fields by the registry's zod validators,
  * then the rules across fields and lines) and maps what fails to the field map.
  */
-export function validateRecord(entity: Entity<string, Fields>, input: Values, mode: SchemaMode = 'create'): Values {
-  const result = validateRecordInput(entity, input, mode)
+const rowShapes = new WeakMap<object, Entity<string, Fields>>()
+/** A row of a document kept one row per line is judged by its fields: the rules are the document's (`documentOf`). */
+const judgedAs = (entity: Entity<string, Fields>): Entity<string, Fields> => {
+  if (!entity.rowsPerLine) return entity
+  let row = rowShapes.get(entity)
+  if (!row) rowShapes.set(entity, (row = { ...entity, rules: [] }))
+  return row
+}
+
+export function validateRecord(entity: Entity<string, Fields>, input: Values, mode: SchemaMode = 'create', fact?: RuleContext['fact']): Values {
+  const result = validateRecordInput(judgedAs(entity), input, mode, fact)
   if (!result.success) throw fieldErrors(result.issues, recordPlace(entity), entity.labelKey)
   const values = result.data as Values
   const unstorable = Object.keys(values).filter((name) => hasNulCharacter(values[name]))

@@ -106,6 +106,55 @@ export const stockTransfer = defineEntity({
   },
 })
 
+/**
+ * A document kept one row per line (as the contract's vouchers are): a delivery note of
+ * gadgets to a depot, each row holding the note's header and one line, the rows of a note
+ * sharing its number. The engine reads and writes it as a document and lists it a row per note.
+ */
+export const deliveryNote = defineEntity({
+  name: 'delivery_note',
+  module: 'test',
+  listKey: 'delivery_notes',
+  labelField: 'number',
+  route: { area: 'deliveryNote-management', list: 'deliveryNotes' },
+  nav: { group: 'settings', icon: 'receipt', order: 52 },
+  fields: {
+    note_date: f.date({ required: true, label: 'field.emp_join_date' }),
+    depot: f.ref('city', { required: true, label: 'field.name' }),
+    remark: f.text({ max: 100, label: 'field.details' }),
+    gadget: f.ref('city', { required: true, search: true, label: 'field.district' }),
+    quantity: f.integer({ required: true, min: 1, label: 'field.item_count' }),
+    number: f.text({ max: 30, readOnly: true, search: true, code: true, label: 'field.invoice_no' }),
+    total_quantity: f.integer({ virtual: true, compute: () => null, sortable: false, label: 'field.serial_number' }),
+    other_gadgets: f.text({ virtual: true, compute: () => null, sortable: false, label: 'field.short_desc' }),
+  },
+  search: ['number', 'gadget'],
+  listColumns: ['note_date', 'number', 'depot', 'gadget', 'other_gadgets', 'total_quantity'],
+  ordering: '-id',
+  numbering: { field: 'number', prefix: 'DN', reset: 'day', date: 'note_date' },
+  rowsPerLine: {
+    key: 'number',
+    lines: 'items',
+    lineFields: ['gadget', 'quantity'],
+    min: 1,
+    totals: ['quantity'],
+    // A fragile gadget (its district's name says so: a fact of the referenced row) goes one at a time.
+    lineRules: [
+      {
+        field: 'quantity',
+        message: 'validation.invalid',
+        facts: [{ field: 'gadget', target: 'city', name: 'name' }],
+        check: (line, context) => !String(context.fact?.('city', line.gadget, 'name') ?? '').startsWith('Fragile') || Number(line.quantity) <= 1,
+      },
+    ],
+    // The list shows a note by its line to the hub, when it has one.
+    shownLine: { field: 'gadget', where: { name: 'Hub' } },
+    sums: { total_quantity: 'quantity' },
+    others: { other_gadgets: 'gadget' },
+  },
+  rules: [rules.distinct('items', 'gadget', 'validation.duplicate_line')],
+})
+
 /** Memos a non-admin sees only when they wrote them: a row scope. */
 export const memo = defineEntity({
   name: 'memo',
@@ -137,7 +186,7 @@ export const gadgetSales = defineReport({
   nav: { group: 'reports', icon: 'assessment', order: 1 },
 })
 
-export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, memo]
+export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, deliveryNote, memo]
 export const throwawayReports = [gadgetSales]
 
 /** The labels an author adds with these: entity, action and report names, and the status options. */
@@ -148,6 +197,7 @@ export const throwawayCatalogue: Record<string, Catalogue> = {
     memo: { one: 'Memo', other: 'Memos' },
     stock_transfer: { one: 'Stock transfer', other: 'Stock transfers' },
     stock_transfer_line: { one: 'Stock transfer line', other: 'Stock transfer lines' },
+    delivery_note: { one: 'Delivery note', other: 'Delivery notes' },
   },
   option: { draft: 'Draft', confirmed: 'Confirmed', cancelled: 'Cancelled' },
   action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order', cancel_question: 'Cancel it? What it posted is reversed.' },

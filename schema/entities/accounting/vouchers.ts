@@ -1,12 +1,14 @@
 import { defineEntity, f } from '../../kit'
+import { voucherRules } from './voucher-rules'
 import type { LogType } from './account-log'
 
 /**
- * The six vouchers (api-contract §4.7), declared once as data: each is a line table (one row
- * per ledger line, the lines of one voucher sharing `invoice_no`) whose create, update, list
- * and deletes are the accounting module's (server/domain/accounting/voucher-routes.ts): a
- * voucher is posted to the general ledger as it is written, changed by reversal and repost,
- * cancelled with reversing rows (decisions.md "Accounting").
+ * The six vouchers (api-contract §4.7), declared once as data: each is a document kept one row
+ * per ledger line (the lines of one voucher share `invoice_no`), judged by its kind's rules
+ * (voucher-rules.ts), numbered, posted to the general ledger as it is written, changed by
+ * reversal and repost, cancelled with reversing rows (decisions.md "Accounting") — by the
+ * engine; the contract's per-line create, update and deletes are an adapter over it
+ * (server/domain/accounting/voucher-routes.ts).
  */
 export type VoucherSpec = {
   /** Entity name, API path and log type: the contract names them alike. */
@@ -41,20 +43,22 @@ export const voucherSpecs = [
 ] as const satisfies readonly VoucherSpec[]
 
 function voucherEntity(spec: VoucherSpec) {
+  const { rules, lineRules } = voucherRules(spec.kind)
+  // The header first (the form's order), then a line's own fields, then the list's values.
   const fields = {
-    ledger: f.ref('ledger_account', { required: true, search: true }),
-    ...(spec.hasSubLedger ? { sub_ledger: f.ref('sub_ledger_account') } : {}),
-    branch: f.ref('branch'),
-    // Given by the server as the voucher is written: `<PREFIX><YYYYMMDD>00<n>` (numbering below).
-    invoice_no: f.text({ max: 50, search: true, code: true, readOnly: true }),
-    ...(spec.hasRefInvoice ? { ref_invoice_no: f.text({ max: 50, code: true, hideInList: true }) } : {}),
-    debit_amount: f.money({ default: '0.00', min: '0' }),
-    credit_amount: f.money({ default: '0.00', min: '0' }),
     [spec.dateField]: f.date({ required: true }),
+    branch: f.ref('branch'),
+    ...(spec.hasSubLedger ? { sub_ledger: f.ref('sub_ledger_account') } : {}),
     ...(spec.flag ? { [spec.flag]: f.boolean() } : {}),
     ...(spec.hasFile ? { file: f.file({ hideInList: true }) } : {}),
+    ...(spec.hasRefInvoice ? { ref_invoice_no: f.text({ max: 50, code: true, hideInList: true }) } : {}),
     details: f.text({ multiline: true }),
-    // What the list shows per invoice (voucher-routes.ts): the kind's side summed over every line, the other lines' ledgers.
+    ledger: f.ref('ledger_account', { required: true, search: true }),
+    debit_amount: f.money({ default: '0.00', min: '0' }),
+    credit_amount: f.money({ default: '0.00', min: '0' }),
+    // Given by the server as the voucher is written: `<PREFIX><YYYYMMDD>00<n>` (numbering below).
+    invoice_no: f.text({ max: 50, search: true, code: true, readOnly: true }),
+    // What the list shows per invoice (rowsPerLine below): the kind's side summed over every line, the other lines' ledgers.
     amount: f.money({ virtual: true, compute: () => null, sortable: false }),
     ...(spec.listLine === 'first' ? {} : { related_ledgers: f.text({ virtual: true, compute: () => null, sortable: false }) }),
   }
@@ -67,11 +71,29 @@ function voucherEntity(spec: VoucherSpec) {
     fields,
     search: ['invoice_no', 'ledger'],
     listColumns: [spec.dateField, 'invoice_no', 'ledger', ...(spec.listLine === 'first' ? [] : ['related_ledgers']), 'branch', 'amount', 'details'],
-    ordering: `-${spec.dateField}`,
+    // The contract's order: contras and journals by number, the others newest first.
+    ordering: spec.listLine === 'first' ? 'invoice_no' : '-id',
     filters: [spec.dateField, 'ledger', 'branch'],
     numbering: { field: 'invoice_no', prefix: spec.prefix, reset: 'day', date: spec.dateField },
-    // Written only with their posting: every write route, and the list (one row per invoice), is the module's.
-    routes: { all: 'bespoke', without_pagination: false, search: 'bespoke', create: 'bespoke', update: 'bespoke', delete: 'bespoke', delete_multiple: 'bespoke' },
+    // A line table (api-contract §4.7): the rows sharing an invoice number are one voucher.
+    rowsPerLine: {
+      key: 'invoice_no',
+      lines: 'items',
+      lineFields: ['ledger', 'debit_amount', 'credit_amount'],
+      min: 2,
+      totals: ['debit_amount', 'credit_amount'],
+      lineRules,
+      // Payments and receipts are listed by their cash or bank line, sales and purchases by the seeded ledger's.
+      ...(spec.listLine === 'cash_bank' ? { shownLine: { field: 'ledger', where: { is_cash_bank: true } } } : {}),
+      ...(spec.listLine === 'Company Sales' || spec.listLine === 'Company Purchase' ? { shownLine: { field: 'ledger', where: { name: spec.listLine, is_deletable: false } } } : {}),
+      sums: { amount: spec.amountSide },
+      ...(spec.listLine === 'first' ? {} : { others: { related_ledgers: 'ledger' } }),
+    },
+    rules,
+    // Posted to the general ledger as it is written, reposted when changed, reversed when deleted.
+    posts: { as: 'ledger', number: 'invoice_no' },
+    // The contract's create, update and deletes speak per line (server/domain/accounting/voucher-routes.ts adapts them).
+    routes: { create: 'bespoke', update: 'bespoke', delete: 'bespoke', delete_multiple: 'bespoke' },
     nav: { group: 'accounting', icon: 'payments', order: spec.order },
   })
 }

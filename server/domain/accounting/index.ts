@@ -11,6 +11,8 @@ import { groupRules } from './rules'
 import { trialBalanceRows } from './trial-balance'
 import { registerVoucherRoutes } from './voucher-routes'
 import { generalLedger } from './general-ledger'
+import { cashBankLedgerIds } from './posting'
+import { voucherPostings } from './voucher-postings'
 
 const CHART_ENTITIES = ['primary_group', 'group', 'ledger_account'] as const
 
@@ -27,11 +29,13 @@ export function accountingModule(): DomainModule {
     hooks: {
       primary_group: primaryGroupNature,
       group: { ...groupRules, ...natureHooks('group') },
-      ledger_account: natureHooks('ledger_account'),
+      // Whether a ledger holds money, worked out in SQL: the vouchers' rules read it, their lists prefer such a line.
+      ledger_account: { ...natureHooks('ledger_account'), facts: { is_cash_bank: (alias) => sql`${sql.ref(`${alias}.id`)} in (${cashBankLedgerIds})` } },
       ...autoLedgerHooks(entities, () => engineHooks),
     },
-    // Where the engine posts the registry's posted documents (`posts`).
+    // Where the engine posts the registry's posted documents (`posts`), and what a voucher posts.
     ledger: generalLedger,
+    postings: voucherPostings,
     // The general ledger's reports and routes (the posting service, posting.ts, is called by vouchers).
     reports: { ledger_report: ledgerReportRows, trial_balance: trialBalanceRows },
     routes(app, deps) {

@@ -1,9 +1,11 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { LogType } from '../../../schema/entities/accounting/account-log'
-import type { Message } from '../../../schema/kit'
+import type { Message, Rule } from '../../../schema/kit'
+import { sideRules, voucherRules } from '../../../schema/entities/accounting/voucher-rules'
 import { parseDecimal } from '../../../schema/kit'
 import { fromMinor, MONEY_SCALE, toMinor } from '../../../schema/kit/money'
 import { isCalendarDate } from '../../../schema/kit/validators'
+import { utcDay } from '../../../schema/kit/dates'
 import type { Executor, Trx } from '../../db/types'
 import { ConflictError, ValidationError } from '../../engine/errors'
 
@@ -111,14 +113,12 @@ function amountOf(raw: AmountInput): { units: bigint } | { message: Message } {
 }
 
 /**
- * Judges a posting against what the database knows (pure: the rules of domain-anchors §6,
- * 7–11). Returns the field map of every problem found, empty when it may be posted:
- * - each line names a known ledger and has exactly one side above zero, in decimals of at
- *   most two places, never negative; at least two lines;
- * - the debits equal the credits (the message names both totals and the difference);
- * - payment: a credit on a cash or bank ledger, and no cash or bank debit; receipt: the mirror;
- *   contra: only cash and bank ledgers, two different ones at least; journal: none of them;
- *   sales and purchase: no such rule.
+ * Judges a posting against what the database knows (pure). Returns the field map of every
+ * problem found, empty when it may be posted: a day, a reference, known ledgers, sub-ledgers
+ * and branches, at least two lines, amounts in decimals of at most two places, never
+ * negative — and then the voucher's own rules, the ones its form and the engine judge with
+ * (schema/entities/accounting/voucher-rules.ts: one side per line, debits equal to credits,
+ * the kind's cash/bank rule), so that a posting any module makes is held to them too.
  */
 export function judgePosting(posting: Posting, facts: PostingFacts, names: PostingFieldNames = defaultFieldNames): FieldErrors {
   const errors: FieldErrors = {}
@@ -134,11 +134,9 @@ export function judgePosting(posting: Posting, facts: PostingFacts, names: Posti
 
   if (posting.lines.length < 2) refuse(names.lines, { key: 'validation.lines_min', params: { min: 2 } })
 
-  let debits = 0n
-  let credits = 0n
   let areAmountsValid = true
   let areLedgersKnown = true
-  posting.lines.forEach((line, i) => {
+  const items = posting.lines.map((line, i) => {
     if (!isId(line.ledger) || !facts.ledgers.has(line.ledger)) {
       refuse(lineField(i, names.ledger), { key: 'validation.ref', params: { label: 'field.ledger' } })
       areLedgersKnown = false
@@ -151,54 +149,31 @@ export function judgePosting(posting: Posting, facts: PostingFacts, names: Posti
     if ('message' in credit) refuse(lineField(i, names.credit), credit.message)
     if ('message' in debit || 'message' in credit) {
       areAmountsValid = false
-      return
+      return {}
     }
-    if (debit.units > 0n && credit.units > 0n) {
-      refuse(lineField(i, names.debit), { key: 'validation.one_side_only' })
-      areAmountsValid = false
-    } else if (debit.units === 0n && credit.units === 0n) {
-      refuse(lineField(i, names.debit), { key: 'validation.no_amount' })
-      areAmountsValid = false
-    }
-    debits += debit.units
-    credits += credit.units
+    return { ledger: line.ledger, debit_amount: fromMinor(debit.units), credit_amount: fromMinor(credit.units) }
   })
-  if (areAmountsValid && posting.lines.length >= 2 && debits !== credits) {
-    const difference = debits > credits ? debits - credits : credits - debits
-    refuse(names.lines, { key: 'validation.unbalanced', params: { debit: fromMinor(debits), credit: fromMinor(credits), difference: fromMinor(difference) } })
-  }
-  if (areAmountsValid && areLedgersKnown) {
-    for (const [field, message] of cashBankProblems(posting, facts.cashBank, names)) refuse(field, message)
-  }
-  return errors
-}
+  if (!areAmountsValid || !areLedgersKnown || posting.lines.length < 2) return errors
 
-/** The cash/bank rules of domain-anchors §6 rules 8–11, given which ledgers hold money. */
-function cashBankProblems(posting: Posting, cashBank: ReadonlySet<number>, names: PostingFieldNames): Array<[string, Message]> {
-  const problems: Array<[string, Message]> = []
-  const sides = posting.lines.map((line) => ({ ledger: line.ledger, isDebit: toMinor(line.debit) > 0n, isCash: cashBank.has(line.ledger) }))
-  const onLedger = (i: number, key: string): [string, Message] => [`${names.lines}.${i}.${names.ledger}`, { key }]
-  switch (posting.kind) {
-    case 'payment_voucher':
-      sides.forEach((s, i) => s.isDebit && s.isCash && problems.push(onLedger(i, 'validation.payment_cash_debit')))
-      if (!sides.some((s) => !s.isDebit && s.isCash)) problems.push([names.lines, { key: 'validation.payment_cash_credit' }])
-      break
-    case 'receipt_voucher':
-      sides.forEach((s, i) => !s.isDebit && s.isCash && problems.push(onLedger(i, 'validation.receipt_cash_credit')))
-      if (!sides.some((s) => s.isDebit && s.isCash)) problems.push([names.lines, { key: 'validation.receipt_cash_debit' }])
-      break
-    case 'contra':
-      sides.forEach((s, i) => !s.isCash && problems.push(onLedger(i, 'validation.contra_cash_only')))
-      if (sides.every((s) => s.isCash) && new Set(sides.map((s) => s.ledger)).size < 2) problems.push([names.lines, { key: 'validation.contra_two_ledgers' }])
-      break
-    case 'journal':
-      sides.forEach((s, i) => s.isCash && problems.push(onLedger(i, 'validation.journal_no_cash')))
-      break
-    case 'sales':
-    case 'purchase':
-      break
+  const { rules, lineRules } = voucherRules(posting.kind)
+  const context = { mode: 'create' as const, input: {}, fact: (target: string, id: unknown, name: string) => (target === 'ledger_account' && name === 'is_cash_bank' ? facts.cashBank.has(Number(id)) : undefined) }
+  const inNames: Readonly<Record<string, string>> = { ledger: names.ledger, debit_amount: names.debit, credit_amount: names.credit }
+  const messageOf = (rule: Rule, values: Readonly<Record<string, unknown>>): Message => {
+    const params = rule.params?.(values)
+    return params ? { key: rule.message, params } : { key: rule.message }
   }
-  return problems
+  let isEachLineOneSided = true
+  items.forEach((line, i) => {
+    for (const rule of lineRules) {
+      if (rule.check(line, context)) continue
+      refuse(lineField(i, inNames[rule.field] ?? rule.field), messageOf(rule, line))
+      if (sideRules.includes(rule)) isEachLineOneSided = false
+    }
+  })
+  // A line without exactly one side says so; the totals and the cash rule wait for it.
+  if (!isEachLineOneSided) return errors
+  for (const rule of rules) if (!rule.check({ items }, context)) refuse(names.lines, messageOf(rule, { items }))
+  return errors
 }
 
 /**
@@ -282,8 +257,6 @@ export type ReversalOptions = {
   actor?: number | null
 }
 
-/** Today in UTC as `YYYY-MM-DD`. */
-const today = () => new Date().toISOString().slice(0, 10)
 
 /**
  * Undoes what stands for a reference: every row not reversed yet (and not itself a
@@ -293,7 +266,7 @@ const today = () => new Date().toISOString().slice(0, 10)
  * A voucher's update reverses first and then posts its new lines (`postEntries`).
  */
 export async function reverseEntries(trx: Trx, referenceNo: string, options: ReversalOptions = {}): Promise<LedgerRow[]> {
-  const date = options.date ?? today()
+  const date = options.date ?? utcDay()
   if (!isCalendarDate(date)) throw new ValidationError({ date: [{ key: 'validation.date', params: { label: 'field.log_date' } }] })
   const reference = referenceNo.trim()
   await lockReference(trx, reference)

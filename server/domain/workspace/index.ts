@@ -5,6 +5,7 @@ import type { DomainModule } from '../../engine/modules'
 import { mediaHooks, trackUploads } from '../../engine/uploads'
 import { outboxActions } from '../../mail/outbox-actions'
 import { changeLogRows } from './change-log'
+import { utcDay } from '../../../schema/kit/dates'
 
 /**
  * The quick panel's live content (spec §2 "Quick panel"; issue 4): today's date, how many
@@ -47,7 +48,7 @@ export function workspaceModule(): DomainModule {
             order by a.at desc, a.id desc limit ${RECENT}`.execute(db)
           recent = changes.rows
         }
-        return { date: new Date().toISOString().slice(0, 10), counts, recent }
+        return { date: utcDay(), counts, recent }
       })
     },
   }

@@ -11,7 +11,7 @@ import { answer, read } from './read'
 import { checkReferences } from './references'
 import { auditChanges, columnsOf, tablesOf, writeLinks } from './rows'
 import { inTransaction } from './transaction'
-import { fromClient, prepare } from './values'
+import { fromClient, judge } from './values'
 
 /**
  * A new record: judged by the registry, its references checked, the domain's hooks run, its
@@ -23,9 +23,9 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
   authorize(ctx, 'CREATE')
   const input = fromClient(ctx, body)
   // Without hooks that fill in values, judging (and hashing) need not hold a transaction.
-  const early = hasBeforeValidate(ctx) ? undefined : await prepare(entity, input, 'create')
+  const early = hasBeforeValidate(ctx) ? undefined : await judge(ctx, ctx.db, entity, input, 'create')
   return inTransaction(ctx, async (trx) => {
-    const prepared = early ?? (await prepare(entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
+    const prepared = early ?? (await judge(ctx, trx, entity, await runBeforeValidate(ctx, trx, 'create', null, input), 'create'))
     // A copy: a transaction tried again (a deadlock) makes its slugs again.
     const values = await fillSlugs(trx, entity, prepared, null)
     await numberRecord(trx, entity, values)

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { lineLinkColumn, LINE_POSITION, type Entity, type Fields, type Message } from '../../../schema/kit'
 import type { Trx } from '../../db/types'
 import { asSystem, type EngineCtx } from '../access'
-import { diff, writeAudit } from '../audit'
+import { diff, writeAudit, type Changes } from '../audit'
 import { ValidationError } from '../errors'
 import type { Values } from '../validate'
 import { runAfter, runBefore } from './hooks-run'
@@ -51,57 +51,70 @@ export function mergeLines(entity: Entity<string, Fields>, field: string, stored
   return merged
 }
 
-export async function insertLine(ctx: EngineCtx, docId: number, position: number, values: Values): Promise<void> {
+/**
+ * A row written as part of a larger write — a document's line, a row of a document kept one
+ * row per line — through its entity's hooks, with its own audit entry. `columns` are the
+ * engine's own (a line's document and place); `audited` what of them the audit entry says.
+ */
+export async function insertChildRow(ctx: EngineCtx, values: Values, columns: Values = {}, audited: Changes = {}): Promise<number> {
   const trx = ctx.db as Trx
-  const line = ctx.entity
+  const entity = ctx.entity
   const { id: _ignored, ...fields } = values
   await runBefore(ctx, trx, 'create', null, fields)
   const audit = { created_by: ctx.actor?.id ?? null, updated_by: ctx.actor?.id ?? null }
   const inserted = await trx
-    .insertInto(line.name)
-    .values({ ...columnsOf(line, fields, line.fieldNames), [lineLinkColumn(line)]: docId, [LINE_POSITION]: position, ...audit })
+    .insertInto(entity.name)
+    .values({ ...columnsOf(entity, fields, entity.fieldNames), ...columns, ...audit })
     .returning('id')
     .executeTakeFirstOrThrow()
-  const lineId = Number(inserted.id)
-  await writeLinks(trx, line, lineId, fields, true)
-  const stored = (await read(ctx, trx, lineId))!
-  await writeAudit(trx, { actor: ctx.actor, entity: line.name, entityId: lineId, action: 'create', changes: { ...auditChanges(line, null, stored, fields), [LINE_POSITION]: [null, position] } })
-  await runAfter(ctx, trx, 'create', lineId, null, stored)
+  const rowId = Number(inserted.id)
+  await writeLinks(trx, entity, rowId, fields, true)
+  const stored = (await read(ctx, trx, rowId))!
+  await writeAudit(trx, { actor: ctx.actor, entity: entity.name, entityId: rowId, action: 'create', changes: { ...auditChanges(entity, null, stored, fields), ...audited } })
+  await runAfter(ctx, trx, 'create', rowId, null, stored)
+  return rowId
 }
 
-/** Whether a line sent back as it is stored (same values, same place): nothing to write. */
-function isLineUnchanged(line: Entity<string, Fields>, before: LineRow, fields: Values, moved: boolean): boolean {
-  if (moved) return false
-  const names = line.fieldNames.filter((n) => line.fields[n]!.sql !== undefined || line.fields[n]!.kind === 'refs').filter((n) => fields[n] !== undefined)
+/** Whether a row sent back as it is stored (same values, same place): nothing to write. */
+function isUnchanged(entity: Entity<string, Fields>, before: LineRow, fields: Values): boolean {
+  const names = entity.fieldNames.filter((n) => entity.fields[n]!.sql !== undefined || entity.fields[n]!.kind === 'refs').filter((n) => fields[n] !== undefined)
   return Object.keys(diff(before, fields, names)).length === 0
 }
 
-async function updateLine(ctx: EngineCtx, before: LineRow, position: number, beforePosition: number, values: Values): Promise<void> {
+export async function updateChildRow(ctx: EngineCtx, before: LineRow, values: Values, columns: Values = {}, audited: Changes = {}): Promise<void> {
   const trx = ctx.db as Trx
-  const line = ctx.entity
-  const { id: lineId, ...fields } = values as Values & { id: number }
-  if (isLineUnchanged(line, before, fields, position !== beforePosition)) return
+  const entity = ctx.entity
+  const { id: rowId, ...fields } = values as Values & { id: number }
+  if (Object.keys(audited).length === 0 && isUnchanged(entity, before, fields)) return
   await runBefore(ctx, trx, 'update', before, fields)
   await trx
-    .updateTable(line.name)
-    .set({ ...columnsOf(line, fields, line.fieldNames), [LINE_POSITION]: position, updated_by: ctx.actor?.id ?? null, updated_at: sql`now()` })
-    .where('id', '=', lineId)
+    .updateTable(entity.name)
+    .set({ ...columnsOf(entity, fields, entity.fieldNames), ...columns, updated_by: ctx.actor?.id ?? null, updated_at: sql`now()` })
+    .where('id', '=', rowId)
     .execute()
-  await writeLinks(trx, line, lineId, fields, false)
-  const after = (await read(ctx, trx, lineId))!
-  const changes = auditChanges(line, before, after, fields)
-  if (position !== beforePosition) changes[LINE_POSITION] = [beforePosition, position]
-  if (Object.keys(changes).length > 0) await writeAudit(trx, { actor: ctx.actor, entity: line.name, entityId: lineId, action: 'update', changes })
-  await runAfter(ctx, trx, 'update', lineId, before, after)
+  await writeLinks(trx, entity, rowId, fields, false)
+  const after = (await read(ctx, trx, rowId))!
+  const changes = { ...auditChanges(entity, before, after, fields), ...audited }
+  if (Object.keys(changes).length > 0) await writeAudit(trx, { actor: ctx.actor, entity: entity.name, entityId: rowId, action: 'update', changes })
+  await runAfter(ctx, trx, 'update', rowId, before, after)
 }
 
-export async function deleteLine(ctx: EngineCtx, before: LineRow): Promise<void> {
+export async function deleteChildRow(ctx: EngineCtx, before: LineRow): Promise<void> {
   const trx = ctx.db as Trx
   await runBefore(ctx, trx, 'delete', before, null)
   await sql`delete from ${sql.id(ctx.entity.name)} where id = ${before.id}`.execute(trx)
   await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: before.id, action: 'delete', changes: auditChanges(ctx.entity, before, null, null) })
   await runAfter(ctx, trx, 'delete', before.id, before, null)
 }
+
+const insertLine = (ctx: EngineCtx, docId: number, position: number, values: Values) =>
+  insertChildRow(ctx, values, { [lineLinkColumn(ctx.entity)]: docId, [LINE_POSITION]: position }, { [LINE_POSITION]: [null, position] })
+
+/** A line's place moves with it: the audit entry says from where to where. */
+const updateLine = (ctx: EngineCtx, before: LineRow, position: number, beforePosition: number, values: Values) =>
+  updateChildRow(ctx, before, values, { [LINE_POSITION]: position }, position !== beforePosition ? { [LINE_POSITION]: [beforePosition, position] } : {})
+
+export const deleteLine = deleteChildRow
 
 /** Brings a document's stored lines to the validated ones: changed lines updated, new ones added, those left out removed — each through the line's hooks and audit. */
 export async function syncLines(ctx: EngineCtx, trx: Trx, docId: number, field: string, stored: readonly LineRow[], lines: readonly Values[]): Promise<void> {

@@ -34,7 +34,7 @@ export async function readRow(ctx: EngineCtx, rowId: number): Promise<Row> {
 /** A list for the caller: `filters` within their scope. */
 export async function readList(ctx: EngineCtx, query: ListQuery): Promise<ListResult> {
   authorize(ctx, 'LIST')
-  const result = await listRows(ctx.db, ctx.entity, { ...query, filters: [...query.filters, ...scopeOf(ctx)] }, ctx.registry)
+  const result = await listRows(ctx.db, ctx.entity, { ...query, filters: [...query.filters, ...scopeOf(ctx)] }, ctx.registry, ctx.hooks)
   await runAfterRead(ctx, result.rows, 'list')
   return result
 }

@@ -12,7 +12,7 @@ import { checkReferences } from './references'
 import { auditChanges, columnsOf, tablesOf, writeLinks, type LineRow } from './rows'
 import { inTransaction } from './transaction'
 import { refuseLocked } from './workflow'
-import { asInput, checkNotStale, fromClient, prepare } from './values'
+import { asInput, checkNotStale, fromClient, judge } from './values'
 import { sql } from 'kysely'
 
 /**
@@ -39,7 +39,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
       else merged[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
     }
     for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
-    const values = await fillSlugs(trx, entity, await prepare(entity, merged, 'update'), rowId)
+    const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, merged, 'update'), rowId)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkWithin(trx, ctx.registry, entity, values)
     if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {

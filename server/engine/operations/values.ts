@@ -1,6 +1,7 @@
-import { withComputed, type Entity, type Fields } from '../../../schema/kit'
+import { withComputed, type Entity, type Fields, type RuleContext } from '../../../schema/kit'
 import { hashPassword } from '../../auth/passwords'
-import type { Row } from '../../db/types'
+import type { Executor, Row } from '../../db/types'
+import { factsOf } from '../facts'
 import type { EngineCtx } from '../access'
 import { ConflictError, ValidationError } from '../errors'
 import { sanitizeMarkup } from '../html-markup'
@@ -28,9 +29,14 @@ async function hashSecrets(entity: Entity<string, Fields>, values: Values): Prom
  * text sanitised, computed fields worked out (each line's, then the document's), secrets
  * hashed. Slugs are made later, in the transaction (they depend on the stored rows).
  */
-export async function prepare(entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update'): Promise<Values> {
-  const values = withComputed(entity, sanitizeMarkup(entity, { ...validateRecord(entity, input, mode), ...serverValues(entity, input) }))
+export async function prepare(entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update', fact?: RuleContext['fact']): Promise<Values> {
+  const values = withComputed(entity, sanitizeMarkup(entity, { ...validateRecord(entity, input, mode, fact), ...serverValues(entity, input) }))
   return hashSecrets(entity, values)
+}
+
+/** `prepare`, with the facts about referenced rows its rules read loaded first (facts.ts). */
+export async function judge(ctx: Pick<EngineCtx, 'registry' | 'hooks'>, db: Executor, entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update'): Promise<Values> {
+  return prepare(entity, input, mode, entity.rowsPerLine ? undefined : await factsOf(db, ctx.registry, ctx.hooks, entity, input))
 }
 
 /** The read-only fields the server sets itself: not lines, not computed. */

@@ -4,6 +4,7 @@ import { Icon } from '../../engine/ui/icons'
 import { showAlert, showSnackbar, notify } from '../../engine/ui/notifications'
 import { useFormat } from '../../i18n/useFormat'
 import { PageHeader } from './PageHeader'
+import { todayIso } from '../../../schema/kit/dates'
 
 /**
  * `/example` (spec §2): the demo page of the shell — a header, a content toolbar and
@@ -13,7 +14,7 @@ export function ExamplePage() {
   const { t } = useTranslation()
   const format = useFormat()
   const [isCompact, setIsCompact] = useState(false)
-  const today = new Date().toISOString().slice(0, 10)
+  const today = todayIso()
   const button = 'rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
   return (
     <div>

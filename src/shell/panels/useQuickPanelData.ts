@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest } from '../../engine/api'
+import { todayIso } from '../../../schema/kit/dates'
 
 /**
  * `GET /api/quick-panel/data` (spec §7): today's date, record counts per list key and the
@@ -34,7 +35,7 @@ export function quickPanelDataOf(body: unknown): QuickPanelData {
           : [],
       )
     : []
-  return { date: typeof value.date === 'string' ? value.date : new Date().toISOString().slice(0, 10), counts, recent }
+  return { date: typeof value.date === 'string' ? value.date : todayIso(), counts, recent }
 }
 
 export function useQuickPanelData() {

@@ -54,6 +54,8 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
     for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${e.api.base}/${extra.path}/:value`, access: access('LIST') })
     // A gallery's new order: the pictures' UPDATE.
     if (e.gallery) out.push({ method: 'POST', url: `${e.api.base}/reorder/`, access: permission(e.permissions.UPDATE) })
+    // A document kept one row per line, whole, by one of its rows: the entity's DETAILS.
+    if (e.rowsPerLine) out.push({ method: 'GET', url: `${e.api.base}/document/:id`, access: access('DETAILS') })
     // What a delete would do (its confirmation asks first): the entity's DELETE, as the delete itself.
     if (e.routes.delete !== false || e.routes.delete_multiple !== false) {
       for (const path of ['delete_impact/:id', 'delete_impact/']) out.push({ method: 'GET', url: `${e.api.base}/${path}`, access: permission(e.permissions.DELETE) })
@@ -111,14 +113,12 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
           { method: 'DELETE', url: `${byName('account_log').api.base}/delete_multiple/`, access: permission('ACCOUNT_LOG_DELETE') },
         ]
       : []),
-    // The vouchers (server/domain/accounting/voucher-routes.ts): list, search, by invoice and every write are the module's.
+    // The vouchers (server/domain/accounting/voucher-routes.ts): by invoice and every write are the module's adapter over the engine.
     ...voucherSpecs.flatMap((spec) => {
       const e = entities.find((x) => x.name === spec.kind)
       if (!e) return []
       const p = (action: Action) => permission(e.permissions[action])
       return [
-        { method: 'GET', url: `${e.api.base}/all/`, access: p('LIST') },
-        { method: 'GET', url: `${e.api.base}/search/`, access: p('LIST') },
         { method: 'GET', url: `${e.api.base}/${spec.byInvoice}/:invoice_no`, access: p('DETAILS') },
         { method: 'POST', url: `${e.api.base}/create/`, access: p('CREATE') },
         ...['PUT', 'PATCH'].flatMap((method) => [

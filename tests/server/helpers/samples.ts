@@ -165,6 +165,15 @@ export async function createSample(t: TestApp, entity: AnyEntity, overrides: Val
   return { row, input, refIds, id: row.id as number }
 }
 
+/** How many records an entity's list holds: its rows, or for a document kept one row per line its documents. */
+export async function countListed(t: TestApp, table: string): Promise<number> {
+  const entity = t.app.engine.registry.find((e) => e.name === table)
+  const key = entity?.rowsPerLine?.key
+  if (!key) return countRows(t, table)
+  const r = await sql<{ n: string }>`select count(distinct ${sql.ref(key)}) as n from ${sql.id(table)}`.execute(t.db)
+  return Number(r.rows[0]!.n)
+}
+
 export async function countRows(t: TestApp, table: string): Promise<number> {
   const r = await sql<{ n: string }>`select count(*) as n from ${sql.id(table)}`.execute(t.db)
   return Number(r.rows[0]!.n)
