@@ -57,6 +57,7 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     fieldKeys(keys, e.fields, e.fieldLabelKey)
     for (const rule of [...e.rules, ...(e.rowsPerLine?.lineRules ?? [])]) keys.add(rule.message)
     if (e.rowsPerLine) keys.add(`field.${e.rowsPerLine.lines}`)
+    for (const key of [...(e.print?.signatures ?? []), ...(e.print?.party ? [e.print.party.label] : [])]) keys.add(key)
     if (e.builtIn) keys.add(e.builtIn.message)
     for (const section of e.sections) keys.add(section.label)
     for (const action of Object.values(e.actions)) {
@@ -198,6 +199,7 @@ export function checkRegistry(
     for (const rule of e.rules) {
       if (!judged.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
     }
+    if (e.print) problems.push(...printProblems(judged, e.print))
     problems.push(...sectionProblems(e))
     if (e.workflow) problems.push(...workflowProblems(e, e.workflow))
     problems.push(...numberingProblems(byName, e))
@@ -443,6 +445,21 @@ function rowsPerLineProblems(byName: ReadonlyMap<string, Entity<string, Fields>>
     if (e.fields[field]?.kind !== 'ref' || !byName.has(e.fields[field]!.ref!.target)) say(`rowsPerLine.others '${name}' names '${field}', which is not a reference`, name)
   }
   for (const rule of spec.lineRules ?? []) if (!spec.lineFields.includes(rule.field)) say(`a line rule reports on '${rule.field}', which is not one of its lineFields`)
+  return problems
+}
+
+/** A printed form names fields the document has: header fields, a lines field and its columns, number columns to total, an amount of money. */
+function printProblems(e: Entity<string, Fields>, print: NonNullable<Entity<string, Fields>['print']>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const say = (message: string) => problems.push({ entity: e.name, message: `print: ${message}` })
+  for (const name of print.header) if (!e.fields[name]) say(`header names '${name}', which is not a field`)
+  const line = print.lines ? e.fields[print.lines.field]?.lines?.entity : undefined
+  if (print.lines && !line) say(`lines names '${print.lines.field}', which is not its lines`)
+  const isNumber = (name: string) => line?.fields[name]?.kind === 'decimal' || line?.fields[name]?.kind === 'integer'
+  if (line) for (const column of print.lines!.columns) if (!line.fields[column]) say(`lines column '${column}' is not a field of its lines`)
+  for (const total of print.totals ?? []) if (!print.lines?.columns.includes(total) || !isNumber(total)) say(`total '${total}' is not a number column of its lines`)
+  if (typeof print.amount === 'string' && e.fields[print.amount]?.kind !== 'decimal') say(`amount '${print.amount}' is not a money field`)
+  if (typeof print.amount === 'object' && !isNumber(print.amount.sum)) say(`amount sums '${print.amount.sum}', which is not a number column of its lines`)
   return problems
 }
 

@@ -14,6 +14,7 @@ export type DocumentShape = Entity<string, Fields>
 const shapes = new WeakMap<object, DocumentShape>()
 
 export function documentOf(entity: Entity<string, Fields>): DocumentShape {
+  if (documents.has(entity)) return entity
   const spec = entity.rowsPerLine
   if (!spec) throw new Error(`${entity.name} is not kept one row per line`)
   const known = shapes.get(entity)
@@ -39,12 +40,17 @@ export function documentOf(entity: Entity<string, Fields>): DocumentShape {
     ownFieldNames: Object.keys(fields),
     linesFieldNames: [spec.lines],
     listColumns: entity.listColumns,
-    rowsPerLine: undefined,
     fieldLabelKey: (field: string) => (field === spec.lines ? `field.${spec.lines}` : entity.fieldLabelKey(field)),
   }
   shapes.set(entity, shape)
+  documents.add(shape)
   return shape
 }
+
+const documents = new WeakSet<object>()
+
+/** Whether this is a document as `documentOf` makes it (judged whole), not the entity whose rows hold it (judged a row at a time). */
+export const isDocumentShape = (entity: object): boolean => documents.has(entity)
 
 /** The facts a document's rules read (its own and its lines'), each with the path of the reference it is about. */
 export function documentFacts(shape: Pick<Entity<string, Fields>, 'rules' | 'linesFieldNames' | 'fields'>): RuleFact[] {

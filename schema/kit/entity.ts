@@ -212,6 +212,25 @@ export type RowsPerLineConfig<N extends string = string> = {
   readonly others?: Readonly<Record<string, N>>
 }
 
+/**
+ * A document's printed form (`print` of defineEntity): the company's name, address and logo
+ * (site settings) at the top, the `header` facts, the `party` it is with, its lines with the
+ * `totals` under them, the `amount` in figures and in words (in the reader's language), and
+ * signature lines. The engine's print view draws it, in the reader's language and direction.
+ */
+export type PrintConfig<N extends string = string> = {
+  readonly header: readonly N[]
+  /** The lines printed: a lines field (or a row-per-line document's lines) and its columns. */
+  readonly lines?: { readonly field: string; readonly columns: readonly string[] }
+  readonly totals?: readonly string[]
+  /** Who the document is with, worked out from it (a payment's payees): a heading and the names. */
+  readonly party?: { readonly label: `print.${string}`; readonly of: (document: ComputeInput) => string | null }
+  /** The amount said in words too: a money field, or the sum of a line column. */
+  readonly amount?: N | { readonly sum: string }
+  /** Signature lines, by their i18n keys (`print.prepared_by`). */
+  readonly signatures?: readonly `print.${string}`[]
+}
+
 export interface EntityAction {
   readonly name: string
   /** `<PREFIX>_<NAME>`, as roles hold it: `ORDER_CONFIRM`. */
@@ -297,6 +316,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   posts?: PostsConfig<FieldName<Merged<P, F>>>
   /** A document kept one row per line, grouped by a key (see RowsPerLineConfig). */
   rowsPerLine?: RowsPerLineConfig<FieldName<Merged<P, F>>>
+  /** Its printed form (see PrintConfig): a Print button and Save & print on its form. */
+  print?: PrintConfig<FieldName<Merged<P, F>>>
   /** Its menu entry; `false` for none. Default: the group `other`. */
   nav?: NavSpec | false
   /** Fields a user may change on their own row (My Profile): for `user`. */
@@ -420,6 +441,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly numbering?: Numbering
   readonly posts?: PostsConfig & { readonly on: string; readonly reverseOn: readonly string[] }
   readonly rowsPerLine?: RowsPerLineConfig
+  readonly print?: PrintConfig
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
@@ -564,6 +586,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     workflow,
     numbering: config.numbering,
     rowsPerLine: config.rowsPerLine,
+    print: config.print,
     posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],

@@ -10,13 +10,13 @@ export {
 export type {
   Entity, EntityConfig, AnyField, Fields, Action, InputOf, ValuesOf, AuditColumns, ListByRoute, GenericRoute, RouteMode, Merged,
   Caller, ScopeFilter, Rule, AutoLedger, RuleContext, NavSpec, ActionSpec, EntityAction, RangeKind, FormSection,
-  WorkflowConfig, Workflow, TransitionSpec, Numbering, PostsConfig, RowsPerLineConfig, RuleFact,
+  WorkflowConfig, Workflow, TransitionSpec, Numbering, PostsConfig, RowsPerLineConfig, RuleFact, PrintConfig,
 } from './entity'
 export { defineReport, REPORT_AREA, type Report, type ReportConfig } from './report'
 export * as rules from './rules'
 export * as money from './money'
 export { withComputed, hasComputed } from './compute'
-export { documentOf, documentFacts, type DocumentShape } from './document'
+export { documentOf, documentFacts, isDocumentShape, type DocumentShape } from './document'
 export { normalizers, type Normalizer } from './normalize'
 export { thumbnailOf, THUMBNAIL_SIZE } from './media'
 export { messageOfIssue, renderMessage, validationKeys, type Message, type ValidationKey, type Translate } from './messages'

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { Entity, Fields, Message, RuleContext } from '../../schema/kit'
-import { messageOfIssue } from '../../schema/kit'
+import { isDocumentShape, messageOfIssue } from '../../schema/kit'
 import { issueKey, issueLabelKey, validateRecordInput, type RecordIssue, type RecordShape, type SchemaMode } from '../../schema/kit/validators'
 import { BusinessError, ValidationError } from './errors'
 
@@ -46,7 +46,7 @@ export function hasNulCharacter(value: unknown): boolean {
 const rowShapes = new WeakMap<object, Entity<string, Fields>>()
 /** A row of a document kept one row per line is judged by its fields: the rules are the document's (`documentOf`). */
 const judgedAs = (entity: Entity<string, Fields>): Entity<string, Fields> => {
-  if (!entity.rowsPerLine) return entity
+  if (!entity.rowsPerLine || isDocumentShape(entity)) return entity
   let row = rowShapes.get(entity)
   if (!row) rowShapes.set(entity, (row = { ...entity, rules: [] }))
   return row

@@ -68,20 +68,34 @@ export async function fetchOptions(entity: AnyEntity, text: string, size: number
   return isObject(body) ? rowsOf(body[entity.listKey]) : []
 }
 
+/** One record; a document kept one row per line (a voucher) whole, by the id of any of its rows. */
 export async function fetchRecord(entity: AnyEntity, id: number | string, signal?: AbortSignal): Promise<Row> {
-  const body = await apiRequest(`${entity.api.base}/${id}`, { signal })
+  const body = await apiRequest(`${entity.api.base}/${entity.rowsPerLine ? `document/${id}` : id}`, { signal })
   if (!isObject(body) || typeof body.id !== 'number') throw new Error(`Unexpected answer for ${entity.name} ${id}`)
   return body as Row
 }
 
 const bodyOptions = (payload: Payload) => (payload instanceof FormData ? { body: payload } : { json: payload })
 
+/**
+ * The record a save answered. A document kept one row per line may answer as the contract
+ * does — its rows (`{payment_vouchers: […]}`, or under `data` for an update) — and is then
+ * read back whole by its first row's id.
+ */
+async function savedRecord(entity: AnyEntity, answer: unknown): Promise<Row> {
+  if (!entity.rowsPerLine || (isObject(answer) && typeof answer.id === 'number')) return answer as Row
+  const body = isObject(answer) && isObject(answer.data) ? answer.data : answer
+  const first = isObject(body) ? rowsOf(body[entity.listKey])[0] : undefined
+  if (!first) throw new Error(`Unexpected answer for a saved ${entity.name}`)
+  return fetchRecord(entity, first.id)
+}
+
 export async function createRecord(entity: AnyEntity, payload: Payload): Promise<Row> {
-  return (await apiRequest(`${entity.api.base}/create/`, { method: 'post', ...bodyOptions(payload) })) as Row
+  return savedRecord(entity, await apiRequest(`${entity.api.base}/create/`, { method: 'post', ...bodyOptions(payload) }))
 }
 
 export async function updateRecord(entity: AnyEntity, id: number, payload: Payload): Promise<Row> {
-  return (await apiRequest(`${entity.api.base}/update/${id}`, { method: 'put', ...bodyOptions(payload) })) as Row
+  return savedRecord(entity, await apiRequest(`${entity.api.base}/update/${id}`, { method: 'put', ...bodyOptions(payload) }))
 }
 
 const detailOf = (body: unknown) => (isObject(body) && typeof body.detail === 'string' ? body.detail : undefined)

@@ -47,7 +47,7 @@ describe('managing districts in the browser', () => {
     await page.getByLabel('Name', { exact: false }).first().fill('narsingdi hills')
     await page.getByRole('combobox', { name: /Country/ }).fill('Banglad')
     await page.getByRole('option', { name: 'Bangladesh' }).click()
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save & close', exact: true }).click()
     await page.waitForURL(/\/apps\/city-management\/cities$/)
     const created = await districtsNamed('narsingdi hills')
     expect(created).toHaveLength(1)

@@ -93,7 +93,7 @@ describe('the employee form in the browser', () => {
     await page.getByLabel(/^Gender/).selectOption('female')
     // A birthday in the future: the first field in error, before the address and branch left empty.
     await page.getByRole('textbox', { name: 'Birthday' }).fill(`${new Date().getFullYear() + 1}-01-01`)
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-field'))).toBe('date_of_birth')
     await expect.poll(() => page.getByText('Birthday cannot be in the future.').isVisible()).toBe(true)
     // Brought into view (the page scrolls there smoothly).
@@ -104,7 +104,7 @@ describe('the employee form in the browser', () => {
     await expect.poll(isInView).toBe(true)
 
     await page.getByRole('textbox', { name: 'Birthday' }).fill('1990-01-01')
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-field'))).toBe('primary_phone')
     await context.close()
   })

@@ -158,7 +158,7 @@ describe('an admin gives a new user a STAFF-like role', () => {
     await stations.getByRole('checkbox', { name: 'List' }).check()
     await stations.getByRole('checkbox', { name: 'Details' }).check()
     await admin.getByRole('group', { name: 'Districts' }).getByRole('checkbox', { name: 'List' }).check()
-    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.getByRole('button', { name: 'Save & close', exact: true }).click()
     await admin.waitForURL(/\/apps\/roles-management\/roles$/)
 
     // Its menu — a document whose lines are menu items: the dashboard, the districts and the police stations.
@@ -171,7 +171,7 @@ describe('an admin gives a new user a STAFF-like role', () => {
       await admin.getByRole('option', { name: item, exact: true }).click()
     }
     await expect.poll(() => admin.getByTestId('computed-item_count').textContent()).toBe('3')
-    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.getByRole('button', { name: 'Save & close', exact: true }).click()
     await admin.waitForURL(/\/apps\/roleMenu-management\/roleMenus$/)
     await expect.poll(() => admin.getByRole('cell', { name: 'SHIFT_CLERK', exact: true }).isVisible()).toBe(true)
 
@@ -185,7 +185,7 @@ describe('an admin gives a new user a STAFF-like role', () => {
     await admin.getByLabel(/^Confirm Password/).fill('karim-secret')
     await admin.getByRole('combobox', { name: /^Role/ }).fill('SHIFT')
     await admin.getByRole('option', { name: 'SHIFT_CLERK' }).click()
-    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.getByRole('button', { name: 'Save & close', exact: true }).click()
     await admin.waitForURL(/\/apps\/users-management\/userslist$/)
     await admin.context().close()
 

@@ -65,13 +65,17 @@ describe('a payment voucher in the browser', () => {
     const balance = page.getByTestId('balance')
     await expect.poll(() => balance.innerText()).toBe('Unbalanced: debits and credits differ by 0.25')
     await page.screenshot({ path: join(shotsDir, 'voucher-unbalanced.png'), fullPage: true })
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'they differ by 0.25' }).isVisible()).toBe(true)
     expect(page.url()).toContain('/apps/accounts/paymentvoucher/new')
 
     await page.getByRole('textbox', { name: 'Credit, line 3' }).fill('1500.25')
     await expect.poll(() => balance.innerText()).toBe('Balanced')
-    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    // Saved, it stays open under its number, ready to print; Save & close goes back to the list.
+    await page.waitForURL((url) => /^\/apps\/accounts\/paymentvoucher\/\d+$/.test(url.pathname))
+    await page.getByRole('heading', { name: /^Payment Voucher PV\d{11}$/ }).waitFor()
+    await page.getByRole('button', { name: 'Save & close', exact: true }).click()
     await page.waitForURL((url) => url.pathname === '/apps/accounts/paymentvouchers')
 
     const row = page.getByRole('row', { name: /PV\d{11}/ })

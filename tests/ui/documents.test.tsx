@@ -279,7 +279,7 @@ describe('custom actions', () => {
 })
 
 describe('lines with the keyboard', () => {
-  it('moves down a column with Enter, and saves with Ctrl+Enter', async () => {
+  it('moves down a column with Enter, and saves with Ctrl+Enter and Ctrl/Cmd+S', async () => {
     let saves = 0
     server.use(
       http.get(api(`${base}/7`), () => HttpResponse.json(storedOrder)),
@@ -293,7 +293,12 @@ describe('lines with the keyboard', () => {
     fireEvent.keyDown(first, { key: 'Enter' })
     await waitFor(() => expect(lineInput(2, 'Serial Number')).toHaveFocus())
     expect(saves).toBe(0)
+    fireEvent.change(lineInput(2, 'Serial Number'), { target: { value: '4' } })
     fireEvent.keyDown(lineInput(2, 'Serial Number'), { key: 'Enter', ctrlKey: true })
     await waitFor(() => expect(saves).toBe(1))
+    // Ctrl/Cmd+S saves too (and stays on the document).
+    fireEvent.change(lineInput(2, 'Serial Number'), { target: { value: '5' } })
+    fireEvent.keyDown(lineInput(2, 'Serial Number'), { key: 's', metaKey: true })
+    await waitFor(() => expect(saves).toBe(2))
   })
 })

@@ -86,7 +86,7 @@ describe('generic form (police station)', () => {
     await user.click(screen.getByRole('option', { name: 'Chattogram' }))
     expect(districtInput()).toHaveValue('Chattogram')
 
-    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await user.click(screen.getByRole('button', { name: 'Save & close' }))
     await waitFor(() => expect(body).toEqual({ name: 'Uttara', bn_name: null, url: null, city: 2 }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/apps/thana-management/thanas'))
     expect(await screen.findByText('Police Station saved.')).toBeInTheDocument()
@@ -133,7 +133,10 @@ describe('generic form (police station)', () => {
     await user.clear(nameInput())
     await user.type(nameInput(), 'Gulshan North{Enter}')
     await waitFor(() => expect(body).toEqual({ name: 'Gulshan North', bn_name: null, url: null, city: 1, updated_at: gulshan.updated_at }))
-    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/thana-management/thanas'))
+    // Save stays on the saved record, which now shows what was saved.
+    expect(await screen.findByText('Police Station saved.')).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/apps/thana-management/thanas/11/Gulshan')
+    expect(nameInput()).toHaveValue('Gulshan North')
   })
 
   it('opens the same form at <area>/{id}', async () => {

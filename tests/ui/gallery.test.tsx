@@ -147,7 +147,8 @@ describe('product gallery', () => {
     await user.click(screen.getByRole('button', { name: 'Move picture 2 earlier' }))
     expect(uploads).toEqual([])
     await user.click(screen.getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(router.state.location.pathname).toBe(registry.product.ui.listPath))
+    // Saved, the product stays open at its own address, its pictures uploaded.
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${registry.product.ui.formPath}/77`))
     expect(created).toMatchObject({ name: 'Framed Print' })
     expect(uploads).toEqual([
       { product: '77', image: 'b.png' },

@@ -72,7 +72,7 @@ describe('the list’s view in the address', () => {
     expect(paramsOf(calls.at(-1)!)).toEqual({ page: '1', size: '100', ordering: 'name', q: 'kot' })
   })
 
-  it('comes back to the same view from a record: the Back link, Cancel, and after Save', async () => {
+  it('comes back to the same view from a record: the Back link, Cancel, and after Save & close', async () => {
     const calls = thanaList(120)
     const saved: unknown[] = []
     server.use(
@@ -107,7 +107,8 @@ describe('the list’s view in the address', () => {
     await backAtList()
 
     await openBanani()
-    await user.click(await screen.findByRole('button', { name: 'Save' }))
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), ' Road')
+    await user.click(await screen.findByRole('button', { name: 'Save & close' }))
     await waitFor(() => expect(saved).toHaveLength(1))
     await backAtList()
   })

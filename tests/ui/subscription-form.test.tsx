@@ -50,7 +50,7 @@ describe('subscription form', () => {
       await user.type(picker, name)
       await user.click(await screen.findByRole('option', { name: new RegExp(name) }))
     }
-    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await user.click(screen.getByRole('button', { name: 'Save & close' }))
     await waitFor(() => expect(sent).toBeDefined())
     expect(sent).toMatchObject({ members: [1, 2], amount: '500.00' })
     expect(sent).not.toHaveProperty('member')

@@ -7,11 +7,13 @@ import { renderApp } from './support/render-app'
 import { server } from './support/server'
 
 /**
- * The voucher entry screens (issue 10): ledger lines with a search that marks cash and bank,
- * running totals and a live balance; Save refused with the difference while the sides differ
- * (nothing sent), the server's refusals on their lines; a stored voucher opened by a line's
- * id, saved under its number, cancelled, its postings and reversals shown; the generic list
- * per kind with each invoice's other ledgers.
+ * The voucher entry screens (issues 10 and 18): the generic form of a document kept one row
+ * per line, with the accounting module's ledger picker that marks cash and bank, running
+ * totals and a live balance; Save refused by the voucher's registry rules — the difference,
+ * the cash/bank rule — before anything is sent, the server's refusals on their lines; a
+ * stored voucher opened by a line's id, saved under its number (staying on it), printed with
+ * the company and the amount in words, cancelled, its postings and reversals shown; the
+ * generic list per kind with each invoice's other ledgers.
  */
 const pv = registry.payment_voucher
 const ledgerBase = registry.ledger_account.api.base
@@ -35,6 +37,27 @@ const stored = {
     { id: 9, ledger: { id: 1, name: 'Cash' }, debit_amount: '0.00', credit_amount: '750.50' },
   ],
 }
+/** The same voucher as the engine reads it whole (`document/{id}`): raw ids, names in `_labels`. */
+const storedDocument = {
+  id: 9,
+  payment_date: '2026-11-23',
+  branch: 3,
+  sub_ledger: null,
+  file: null,
+  ref_invoice_no: null,
+  details: 'November rent',
+  invoice_no: 'PV20261123001',
+  items: [
+    { id: 5, ledger: 7, debit_amount: '700.00', credit_amount: '0.00', _labels: { ledger: 'Office Rent' } },
+    { id: 6, ledger: 8, debit_amount: '50.50', credit_amount: '0.00', _labels: { ledger: 'Electricity' } },
+    { id: 9, ledger: 1, debit_amount: '0.00', credit_amount: '750.50', _labels: { ledger: 'Cash' } },
+  ],
+  created_at: '2026-11-23T09:00:00.000Z',
+  updated_at: '2026-11-23T09:00:00.000Z',
+  created_by: 1,
+  updated_by: 1,
+  _labels: { branch: 'Head Office' },
+}
 const listRow = { id: 9, invoice_no: 'PV20261123001', payment_date: '2026-11-23', ledger: { id: 1, name: 'Cash' }, branch: { id: 3, name: 'Head Office' }, amount: '750.50', related_ledgers: ['Office Rent', 'Electricity'], details: 'November rent' }
 
 beforeEach(() => {
@@ -48,6 +71,9 @@ beforeEach(() => {
     http.get(api(`${pv.api.base}/all/`), () => HttpResponse.json(envelope('payment_vouchers', [listRow]))),
     http.get(api(`${registry.branch.api.base}/all/`), () => HttpResponse.json(envelope('branches', [{ id: 3, name: 'Head Office' }], 1, 20))),
     http.get(api(`${registry.sub_ledger_account.api.base}/all/`), () => HttpResponse.json(envelope('sub_ledger_accounts', [], 1, 20))),
+    http.get(api(`${registry.general_setting.api.base}/all/`), () => HttpResponse.json(envelope('general_settings', []))),
+    http.get(api(`${logBase}/search/`), () => HttpResponse.json(envelope('account_logs', []))),
+    http.get(api(`${pv.api.base}/delete_impact/:id`), ({ params }) => HttpResponse.json({ ids: [Number(params.id)], can_delete: true, references: [] })),
   )
 })
 
@@ -61,13 +87,14 @@ async function pickLedger(user: Awaited<ReturnType<typeof renderApp>>['user'], l
 }
 
 describe('voucher entry', () => {
-  it('totals the lines as one types, refuses an unbalanced save with the difference (nothing sent), then posts the balanced voucher', async () => {
-    const sent: FormData[] = []
+  it('totals the lines as one types, refuses an unbalanced save with the difference (nothing sent), then posts the balanced voucher and stays on it', async () => {
+    const sent: unknown[] = []
     server.use(
       http.post(api(`${pv.api.base}/create/`), async ({ request }) => {
-        sent.push(await request.formData())
-        return HttpResponse.json({ payment_vouchers: [], account_logs: [] }, { status: 201 })
+        sent.push(await request.json())
+        return HttpResponse.json({ payment_vouchers: [{ id: 21, invoice_no: 'PV20261123002' }], account_logs: [] }, { status: 201 })
       }),
+      http.get(api(`${pv.api.base}/document/21`), () => HttpResponse.json({ ...storedDocument, id: 21, invoice_no: 'PV20261123002' })),
     )
     const { user, router } = await renderApp(`${pv.ui.formPath}/new`)
     expect(await screen.findByRole('heading', { name: 'New Payment Voucher' })).toBeInTheDocument()
@@ -88,8 +115,8 @@ describe('voucher entry', () => {
     await pickLedger(user, 3, 'elec', 'Electricity')
     await user.type(amountInput('Debit', 3), '40')
 
-    expect(screen.getByTestId('total-debit')).toHaveTextContent('740.00')
-    expect(screen.getByTestId('total-credit')).toHaveTextContent('750.50')
+    expect(screen.getByTestId('items.total.debit_amount')).toHaveTextContent('740.00')
+    expect(screen.getByTestId('items.total.credit_amount')).toHaveTextContent('750.50')
     expect(screen.getByTestId('balance')).toHaveTextContent('Unbalanced: debits and credits differ by 10.50')
     expect(screen.getByTestId('balance')).toHaveAttribute('data-balanced', 'false')
 
@@ -103,30 +130,33 @@ describe('voucher entry', () => {
     await user.type(screen.getByRole('textbox', { name: 'Details' }), 'November rent')
     await user.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(sent).toHaveLength(1))
-    const body = Object.fromEntries([...sent[0]!.entries()].map(([k, v]) => [k, String(v)]))
-    expect(body).toMatchObject({
+    expect(sent[0]).toMatchObject({
       payment_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       details: 'November rent',
-      'items[0][ledger]': '1',
-      'items[0][debit_amount]': '0',
-      'items[0][credit_amount]': '750.50',
-      'items[1][ledger]': '7',
-      'items[1][debit_amount]': '700',
-      'items[2][ledger]': '8',
-      'items[2][debit_amount]': '50.50',
+      items: [
+        { ledger: 1, debit_amount: '0.00', credit_amount: '750.50' },
+        { ledger: 7, debit_amount: '700.00', credit_amount: '0.00' },
+        { ledger: 8, debit_amount: '50.50', credit_amount: '0.00' },
+      ],
     })
-    expect(body).not.toHaveProperty('invoice_no')
-    // Back to the list, where each invoice shows its other ledgers.
-    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/accounts/paymentvouchers'))
+    expect(sent[0]).not.toHaveProperty('invoice_no')
+    // Saved: the voucher stays open under its new number, ready to print.
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${pv.ui.formPath}/21`))
     expect(await screen.findByText('Payment Voucher saved.')).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Payment Voucher PV20261123002' })).toBeInTheDocument()
+    // Save & close goes back to the list, where each invoice shows its other ledgers.
+    await user.click(screen.getByRole('button', { name: 'Save & close' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/accounts/paymentvouchers'))
     expect(await screen.findByText('Office Rent, Electricity')).toBeInTheDocument()
   })
 
-  it('puts the server’s refusals on the lines and above them', async () => {
+  it('judges the cash rule in the browser with the ledgers it has read, and puts the server’s refusals on the lines and above them', async () => {
+    const sent: unknown[] = []
     server.use(
-      http.post(api(`${pv.api.base}/create/`), () =>
-        HttpResponse.json({ items: ['A payment voucher must credit a cash or bank ledger.'], 'items.1.ledger': ['A cash or bank ledger cannot be debited by a payment.'] }, { status: 400 }),
-      ),
+      http.post(api(`${pv.api.base}/create/`), async ({ request }) => {
+        sent.push(await request.json())
+        return HttpResponse.json({ items: ['The branch is closed for the day.'], 'items.1.ledger': ['This ledger is frozen.'] }, { status: 400 })
+      }),
     )
     const { user } = await renderApp(`${pv.ui.formPath}/new`)
     await screen.findByRole('heading', { name: 'New Payment Voucher' })
@@ -135,18 +165,29 @@ describe('voucher entry', () => {
     await pickLedger(user, 2, 'cash', 'Cash')
     await user.type(amountInput('Debit', 2), '10')
     await user.click(screen.getByRole('button', { name: 'Save' }))
+    // The voucher's own rules (the registry's): cash debited, no cash credited — nothing sent.
     expect(await screen.findByText('A payment voucher must credit a cash or bank ledger.')).toBeInTheDocument()
-    const message = await screen.findByText('A cash or bank ledger cannot be debited by a payment.')
+    expect(screen.getByText(/A payment voucher cannot debit a cash or bank ledger/)).toBeVisible()
+    expect(ledgerInput(2)).toHaveAttribute('aria-invalid', 'true')
+    expect(sent).toHaveLength(0)
+
+    // Fixed as the rules want it; what only the server knows comes back on its lines.
+    await pickLedger(user, 1, 'cash', 'Cash')
+    await pickLedger(user, 2, 'rent', 'Office Rent')
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(sent).toHaveLength(1))
+    expect(await screen.findByText('The branch is closed for the day.')).toBeInTheDocument()
+    const message = await screen.findByText('This ledger is frozen.')
     expect(ledgerInput(2)).toHaveAttribute('aria-invalid', 'true')
     expect(message).toBeVisible()
   })
 
   it('opens a stored voucher by a line’s id, shows its postings and reversals, saves it under its number and cancels it', async () => {
-    const updates: FormData[] = []
+    const updates: unknown[] = []
     const deleted: string[] = []
     server.use(
-      http.get(api(`${pv.api.base}/9`), () => HttpResponse.json({ id: 9, invoice_no: stored.invoice_no })),
-      http.get(api(`${pv.api.base}/payment_voucher_by_invoice_no/:invoice`), ({ params }) => (params.invoice === stored.invoice_no ? HttpResponse.json(stored) : HttpResponse.json({ detail: 'no' }, { status: 404 }))),
+      http.get(api(`${pv.api.base}/document/9`), () => HttpResponse.json(storedDocument)),
+      http.get(api(`${registry.general_setting.api.base}/all/`), () => HttpResponse.json(envelope('general_settings', [{ id: 1, site_name: 'Dhaka Traders', address: '12 Kawran Bazar, Dhaka', phone: '+8801711000000', email: 'office@example.com', logo: null }]))),
       http.get(api(`${logBase}/search/`), () =>
         HttpResponse.json(
           envelope('account_logs', [
@@ -157,9 +198,9 @@ describe('voucher entry', () => {
           ]),
         ),
       ),
-      http.put(api(`${pv.api.base}/update/`), async ({ request }) => {
-        updates.push(await request.formData())
-        return HttpResponse.json({ data: {}, detail: 'updated' })
+      http.put(api(`${pv.api.base}/update/9`), async ({ request }) => {
+        updates.push(await request.json())
+        return HttpResponse.json({ data: { payment_vouchers: [{ id: 9 }] }, detail: 'updated' })
       }),
       http.delete(api(`${pv.api.base}/delete/:id`), ({ params }) => {
         deleted.push(String(params.id))
@@ -175,8 +216,13 @@ describe('voucher entry', () => {
     const postings = await screen.findByRole('region', { name: 'General ledger postings' })
     expect(within(postings).getAllByRole('row')).toHaveLength(3)
     expect(within(postings).getByText('Reversal of entry 1')).toBeInTheDocument()
-    // The printable document holds what is stored.
-    expect(within(screen.getByTestId('voucher-document')).getByText('Head Office')).toBeInTheDocument()
+    // The printable document holds what is stored: the company, the payees, the amount in words.
+    const printed = screen.getByTestId('print-document')
+    expect(await within(printed).findByText('Dhaka Traders')).toBeInTheDocument()
+    expect(within(printed).getByText('Head Office')).toBeInTheDocument()
+    expect(within(printed).getByTestId('print-party')).toHaveTextContent('Paid to:Office Rent, Electricity')
+    expect(within(printed).getByTestId('print-total-debit_amount')).toHaveTextContent('750.50')
+    expect(await within(printed).findByText('seven hundred and fifty taka and fifty poisha only')).toBeInTheDocument()
 
     await user.clear(amountInput('Debit', 1))
     await user.type(amountInput('Debit', 1), '699.99')
@@ -184,11 +230,10 @@ describe('voucher entry', () => {
     await user.type(amountInput('Credit', 3), '{Backspace}{Backspace}49')
     await user.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(updates).toHaveLength(1))
-    const body = Object.fromEntries([...updates[0]!.entries()].map(([k, v]) => [k, String(v)]))
-    expect(body).toMatchObject({ invoice_no: stored.invoice_no, branch: '3', 'items[0][debit_amount]': '699.99', 'items[2][credit_amount]': '750.49' })
-    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/accounts/paymentvouchers'))
+    expect(updates[0]).toMatchObject({ branch: 3, items: [{ id: 5, debit_amount: '699.99' }, { id: 6 }, { id: 9, credit_amount: '750.49' }] })
+    // It stays on the voucher.
+    expect(router.state.location.pathname).toBe(`${pv.ui.formPath}/9`)
 
-    await router.navigate({ to: `${pv.ui.formPath}/9` })
     await user.click(await screen.findByRole('button', { name: 'Cancel voucher' }))
     const dialog = await screen.findByRole('dialog', { name: 'Cancel PV20261123001?' })
     await user.click(within(dialog).getByRole('button', { name: 'Cancel voucher' }))

@@ -1,4 +1,4 @@
-import { defineEntity, f } from '../../kit'
+import { defineEntity, f, money, type ComputeInput } from '../../kit'
 import { voucherRules } from './voucher-rules'
 import type { LogType } from './account-log'
 
@@ -30,23 +30,37 @@ export type VoucherSpec = {
   readonly flag?: 'npcheck' | 'pcheck'
   /** The invoice this one settles (`ref_invoice_no`: a cause donation's receipt names the cause's sales invoice). */
   readonly hasRefInvoice?: boolean
+  /** Who the printed voucher is with: the ledgers of the lines on that side (a payment's payees), under that heading. */
+  readonly party?: { readonly label: `print.${string}`; readonly side: 'debit_amount' | 'credit_amount' }
   readonly order: number
 }
 
 export const voucherSpecs = [
-  { kind: 'payment_voucher', listKey: 'payment_vouchers', dateField: 'payment_date', prefix: 'PV', route: { area: 'accounts', list: 'paymentvouchers', form: 'paymentvoucher' }, byInvoice: 'payment_voucher_by_invoice_no', hasFile: true, hasRefInvoice: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'credit_amount', order: 30 },
-  { kind: 'receipt_voucher', listKey: 'receipt_vouchers', dateField: 'receipt_date', prefix: 'RV', route: { area: 'accounts', list: 'receiptvouchers', form: 'receiptvoucher' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasRefInvoice: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'debit_amount', order: 31 },
-  { kind: 'sales', listKey: 'sales', dateField: 'sales_date', prefix: 'SA', route: { area: 'accounts', list: 'receivable_bills', form: 'receivable_bill' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Sales', amountSide: 'credit_amount', flag: 'npcheck', order: 32 },
-  { kind: 'purchase', listKey: 'purchases', dateField: 'purchase_date', prefix: 'PU', route: { area: 'accounts', list: 'payable_bills', form: 'payable_bill' }, byInvoice: 'purchase_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Purchase', amountSide: 'debit_amount', flag: 'pcheck', order: 33 },
+  { kind: 'payment_voucher', listKey: 'payment_vouchers', dateField: 'payment_date', prefix: 'PV', route: { area: 'accounts', list: 'paymentvouchers', form: 'paymentvoucher' }, byInvoice: 'payment_voucher_by_invoice_no', hasFile: true, hasRefInvoice: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'credit_amount', party: { label: 'print.paid_to', side: 'debit_amount' }, order: 30 },
+  { kind: 'receipt_voucher', listKey: 'receipt_vouchers', dateField: 'receipt_date', prefix: 'RV', route: { area: 'accounts', list: 'receiptvouchers', form: 'receiptvoucher' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasRefInvoice: true, hasSubLedger: true, listLine: 'cash_bank', amountSide: 'debit_amount', party: { label: 'print.received_from', side: 'credit_amount' }, order: 31 },
+  { kind: 'sales', listKey: 'sales', dateField: 'sales_date', prefix: 'SA', route: { area: 'accounts', list: 'receivable_bills', form: 'receivable_bill' }, byInvoice: 'receipt_voucher_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Sales', amountSide: 'credit_amount', flag: 'npcheck', party: { label: 'print.billed_to', side: 'debit_amount' }, order: 32 },
+  { kind: 'purchase', listKey: 'purchases', dateField: 'purchase_date', prefix: 'PU', route: { area: 'accounts', list: 'payable_bills', form: 'payable_bill' }, byInvoice: 'purchase_by_invoice_no', hasFile: true, hasSubLedger: true, listLine: 'Company Purchase', amountSide: 'debit_amount', flag: 'pcheck', party: { label: 'print.supplied_by', side: 'credit_amount' }, order: 33 },
   { kind: 'contra', listKey: 'contras', dateField: 'contra_date', prefix: 'CO', route: { area: 'contra-management', list: 'contras', form: 'contras' }, byInvoice: 'contra_by_invoice_no', hasFile: false, hasSubLedger: false, listLine: 'first', amountSide: 'credit_amount', order: 34 },
   { kind: 'journal', listKey: 'journals', dateField: 'journal_date', prefix: 'JO', route: { area: 'journal-management', list: 'journals', form: 'journals' }, byInvoice: 'journal_by_invoice_no', hasFile: false, hasSubLedger: false, listLine: 'first', amountSide: 'credit_amount', order: 35 },
 ] as const satisfies readonly VoucherSpec[]
+
+/** The names of the ledgers a voucher's lines on one side name (from the lines' `_labels`). */
+const partyOf =
+  (side: 'debit_amount' | 'credit_amount') =>
+  (voucher: ComputeInput): string | null => {
+    const lines = (voucher.items as ReadonlyArray<Record<string, unknown>> | null) ?? []
+    const names = lines
+      .filter((line) => money.toMinor(line[side] as string) > 0n)
+      .map((line) => (line._labels as Record<string, unknown> | undefined)?.ledger)
+      .filter((name): name is string => typeof name === 'string')
+    return names.length > 0 ? names.join(', ') : null
+  }
 
 function voucherEntity(spec: VoucherSpec) {
   const { rules, lineRules } = voucherRules(spec.kind)
   // The header first (the form's order), then a line's own fields, then the list's values.
   const fields = {
-    [spec.dateField]: f.date({ required: true }),
+    [spec.dateField]: f.date({ required: true, initial: 'today' }),
     branch: f.ref('branch'),
     ...(spec.hasSubLedger ? { sub_ledger: f.ref('sub_ledger_account') } : {}),
     ...(spec.flag ? { [spec.flag]: f.boolean() } : {}),
@@ -92,6 +106,14 @@ function voucherEntity(spec: VoucherSpec) {
     rules,
     // Posted to the general ledger as it is written, reposted when changed, reversed when deleted.
     posts: { as: 'ledger', number: 'invoice_no' },
+    print: {
+      header: ['invoice_no', spec.dateField, 'branch', ...(spec.hasSubLedger ? ['sub_ledger'] : []), ...(spec.hasRefInvoice ? ['ref_invoice_no'] : []), 'details'],
+      lines: { field: 'items', columns: ['ledger', 'debit_amount', 'credit_amount'] },
+      totals: ['debit_amount', 'credit_amount'],
+      ...(spec.party ? { party: { label: spec.party.label, of: partyOf(spec.party.side) } } : {}),
+      amount: { sum: 'debit_amount' },
+      signatures: ['print.prepared_by', 'print.checked_by', 'print.approved_by'],
+    },
     // The contract's create, update and deletes speak per line (server/domain/accounting/voucher-routes.ts adapts them).
     routes: { create: 'bespoke', update: 'bespoke', delete: 'bespoke', delete_multiple: 'bespoke' },
     nav: { group: 'accounting', icon: 'payments', order: spec.order },

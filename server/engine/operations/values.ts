@@ -1,4 +1,4 @@
-import { withComputed, type Entity, type Fields, type RuleContext } from '../../../schema/kit'
+import { isDocumentShape, withComputed, type Entity, type Fields, type RuleContext } from '../../../schema/kit'
 import { hashPassword } from '../../auth/passwords'
 import type { Executor, Row } from '../../db/types'
 import { factsOf } from '../facts'
@@ -36,7 +36,9 @@ export async function prepare(entity: Entity<string, Fields>, input: Values, mod
 
 /** `prepare`, with the facts about referenced rows its rules read loaded first (facts.ts). */
 export async function judge(ctx: Pick<EngineCtx, 'registry' | 'hooks'>, db: Executor, entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update'): Promise<Values> {
-  return prepare(entity, input, mode, entity.rowsPerLine ? undefined : await factsOf(db, ctx.registry, ctx.hooks, entity, input))
+  // A row of a document kept one row per line is judged by its fields alone: the facts are the document's.
+  const isRow = entity.rowsPerLine !== undefined && !isDocumentShape(entity)
+  return prepare(entity, input, mode, isRow ? undefined : await factsOf(db, ctx.registry, ctx.hooks, entity, input))
 }
 
 /** The read-only fields the server sets itself: not lines, not computed. */

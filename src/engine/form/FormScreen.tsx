@@ -1,9 +1,9 @@
 import { Link, useParams } from '@tanstack/react-router'
+import { lazy, Suspense, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAccess } from '../../auth/useAccess'
 import { isApiError } from '../api'
-import { isBuiltInRow, isEditableIn, renderMessage, type AnyField } from '../../../schema/kit'
-import { useEntities } from '../entities-context'
+import { documentOf, isBuiltInRow, isDeletableRow, isEditableIn, renderMessage } from '../../../schema/kit'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useEntityRecord } from '../queries'
@@ -17,7 +17,11 @@ import { FieldRow } from './FieldRow'
 import { LinesEditor } from './LinesEditor'
 import { ComputedValues } from './ComputedValues'
 import { useFormController } from './useFormController'
-import { FormActions } from './FormActions'
+import { FormActions, type FormAction } from './FormActions'
+import { useRecordDelete } from './useRecordDelete'
+import { LazyDeleteDialog } from '../list/LazyDeleteDialog'
+
+const PrintDocument = lazy(() => import('../print/PrintDocument').then((m) => ({ default: m.PrintDocument })))
 import { listReturn } from '../list/list-return'
 import { RecordActions } from '../actions/RecordActions'
 import { SelfTreeSelect } from '../widgets/TreeRefSelect'
@@ -30,7 +34,9 @@ import { OwnerGalleries, useOwnerGalleries } from '../gallery/OwnerGalleries'
  */
 const gridClass = 'grid min-w-0 gap-x-6 gap-y-5 sm:grid-cols-2'
 
-export function FormRoute({ entity, extension }: { entity: AnyEntity; extension?: FormExtension }) {
+export function FormRoute({ entity: registered, extension }: { entity: AnyEntity; extension?: FormExtension }) {
+  // A document kept one row per line (a voucher) is edited as the document: its header and its lines.
+  const entity = useMemo(() => (registered.rowsPerLine ? documentOf(registered) : registered), [registered])
   const params: { id?: string } = useParams({ strict: false })
   const id = params.id ?? ''
   const isNew = id === 'new'
@@ -80,25 +86,25 @@ export function LoadError({ entity, error }: { entity: AnyEntity; error: unknown
 export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t } = useTranslation()
   const access = useAccess()
-  const entities = useEntities()
   // The pictures this record owns (a product's gallery), on its form.
   const galleries = useOwnerGalleries(entity, openedRow === null)
   const controller = useFormController({ entity, row: openedRow, extension, afterCreate: galleries.uploadStaged })
   const { form, submit, isSaving, leavePrompt, isNew, row } = controller
-  // The server decides; the form does not offer a save it would refuse.
-  // An entity the server alone writes (the outbox) has no create/update route: its form only shows.
   // A record its workflow has moved on (confirmed, cancelled) is shown, not edited: the server would refuse.
   const isLocked = row !== null && !isEditableIn(entity, row)
+  // The server decides; the form does not offer a save it would refuse.
+  // An entity the server alone writes (the outbox) has no create/update route: its form only shows.
   const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE']) && entity.routes[isNew ? 'create' : 'update'] !== false && !isLocked
+  const canDelete = row !== null && access.can(entity.permissions.DELETE) && entity.routes.delete !== false && isDeletableRow(entity, row)
+  const removal = useRecordDelete(entity, row, controller.allowLeaving)
   const status = row && entity.workflow ? String(row[entity.workflow.field]) : null
   const one = t(`${entity.labelKey}.one`)
   const serverError = form.formState.errors.root?.server?.message
-  const title = isNew ? t('form.new_title', { entity: one }) : t('form.edit_title', { entity: one })
-  // A required reference whose rows the user may not list has nothing to pick from: it says so (an optional one is left out).
-  const isUnpickable = (field: AnyField) => {
-    const target = field.kind === 'ref' && field.isRequired && field.ref ? entities.find((e) => e.name === field.ref!.target) : undefined
-    return target !== undefined && !access.can(target.permissions.LIST)
-  }
+  // A numbered document is called by its number ("Payment Voucher PV20261123001").
+  const number = row && entity.numbering ? row[entity.numbering.field] : undefined
+  const title = isNew ? t('form.new_title', { entity: one }) : typeof number === 'string' && number ? t('form.numbered_title', { entity: one, number }) : t('form.edit_title', { entity: one })
+  const deleteWords = extension?.deleteWords
+  const label = row ? labelOf(entity, row) : ''
   const fieldOf = (name: string) => {
     const field = controller.fieldOf(name)
     return field.kind === 'lines' && !controller.widgets?.[name] ? (
@@ -110,6 +116,8 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         control={form.control}
         storedLabels={controller.storedLineLabels(name)}
         isDisabled={!canSave}
+        widgets={controller.widgets}
+        balance={entity.rules.find((rule) => rule.kind?.balanced.lines === name)?.kind?.balanced}
       />
     ) : (
       <FieldRow
@@ -120,14 +128,21 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         control={form.control}
         Widget={controller.widgets?.[name] ?? (field.kind === 'ref' && field.ref?.target === entity.name ? SelfTreeSelect : undefined)}
         knownLabels={controller.knownLabelsOf(name)}
-        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : isUnpickable(field) ? 'form.cannot_pick' : undefined}
+        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : controller.isUnpickable(name) ? 'form.cannot_pick' : undefined}
       />
     )
   }
+  // What a stored record offers besides saving: its printed form, and its delete (a voucher's cancel).
+  const recordActions: FormAction[] = [
+    ...(row && entity.print
+      ? [{ key: 'print', label: t('report.print'), onClick: () => globalThis.print?.(), isDisabled: controller.isDirty, title: controller.isDirty ? t('form.print_save_first') : undefined }]
+      : []),
+    ...(canDelete ? [{ key: 'delete', label: t(deleteWords?.label ?? 'common.delete'), onClick: removal.ask, tone: 'danger' as const }] : []),
+  ]
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-4 print:hidden">
         <div className="space-y-3">
           <BackLink entity={entity} />
           <div>
@@ -135,7 +150,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
               <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
               {status && <StatusChip value={status} tones={entity.fields[entity.workflow!.field]!.tones} />}
             </div>
-            {row && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{labelOf(entity, row)}</p>}
+            {row && label !== number && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{label}</p>}
           </div>
         </div>
         {/* An action changes the stored record: the form's own edits are saved (or dropped) first. */}
@@ -145,16 +160,16 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
       <form
         ref={controller.formRef}
         onSubmit={submit}
-        // Ctrl+Enter saves from anywhere, a document's lines included (where Enter moves down a column).
+        // Ctrl/Cmd+S and Ctrl+Enter save from anywhere, a document's lines included (where Enter moves down a column).
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault()
-            void submit()
-          }
+          const isSave = (e.key === 'Enter' || e.key.toLowerCase() === 's') && (e.ctrlKey || e.metaKey) && !e.altKey
+          if (!isSave) return
+          e.preventDefault()
+          if (canSave) void submit()
         }}
         noValidate
         aria-label={title}
-        className="rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900"
+        className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900"
       >
         <div className="space-y-6 p-6">
           {controller.isStale && (
@@ -190,8 +205,36 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
             <ComputedValues entity={entity} names={controller.outputNames} serverNames={controller.serverNames} stored={row ?? undefined} control={form.control} labelKey={controller.labelKey} />
           )}
         </div>
-        <FormActions listPath={entity.ui.listPath} listSearch={listReturn(entity).search} canSave={canSave} isSaving={isSaving} />
+        <FormActions
+          listPath={entity.ui.listPath}
+          listSearch={listReturn(entity).search}
+          canSave={canSave}
+          isSaving={isSaving}
+          onSave={(intent) => void controller.submitAs(intent)()}
+          canPrint={entity.print !== undefined}
+          actions={recordActions}
+        />
       </form>
+
+      {row && extension?.panels?.map((Panel, i) => <Panel key={i} entity={entity} row={row} />)}
+      {row && entity.print && (
+        <Suspense fallback={null}>
+          <PrintDocument entity={entity} row={row} />
+        </Suspense>
+      )}
+
+      {canDelete && (
+        <LazyDeleteDialog
+          entity={entity}
+          pending={{ kind: 'one', row: row!, label }}
+          isOpen={removal.isAsking}
+          isBusy={removal.isDeleting}
+          onConfirm={removal.confirm}
+          onCancel={removal.cancel}
+          error={removal.error}
+          words={deleteWords && { title: t(deleteWords.title, { label }), confirm: t(deleteWords.confirm), cancel: t(deleteWords.cancel), text: t(deleteWords.text, { label }) }}
+        />
+      )}
 
       <ConfirmDialog
         isOpen={leavePrompt !== null}

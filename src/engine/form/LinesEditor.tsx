@@ -9,6 +9,7 @@ import { Icon } from '../ui/icons'
 import { FieldWidget } from '../widgets/FieldWidget'
 import type { WidgetProps } from '../widgets/types'
 import { emptyLine, type FormValue, type FormValues, type LineValues, type SubmitValues } from './form-values'
+import { BalanceIndicator } from './BalanceIndicator'
 
 /**
  * The lines of a document in the generic form (react-hook-form `useFieldArray`): a row per
@@ -25,6 +26,10 @@ type Props = {
   /** The stored lines' display names of their references, by line id. */
   storedLabels: ReadonlyMap<number, RecordLabels>
   isDisabled?: boolean
+  /** A module's widgets for the lines' cells, by `<lines>.<field>` (`items.ledger`). */
+  widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>
+  /** The document's rule that the lines balance (`rules.balanced`): shown live under them. */
+  balance?: { readonly debit: string; readonly credit: string }
 }
 
 const cellInput = 'min-w-44'
@@ -92,7 +97,7 @@ export function LineCell({ name, field, label, control, knownLabels, isSubmitted
   )
 }
 
-export function LinesEditor({ name, field, labelKey, control, storedLabels, isDisabled = false }: Props) {
+export function LinesEditor({ name, field, labelKey, control, storedLabels, isDisabled = false, widgets, balance }: Props) {
   const { t } = useTranslation()
   const format = useFormat()
   const tableId = useId()
@@ -209,6 +214,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
                         knownLabels={typeof known === 'string' && typeof value === 'number' ? { [String(value)]: known } : typeof known === 'object' ? known : undefined}
                         isSubmitted={isSubmitted}
                         onKeyDown={onCellKey(i, column)}
+                        Widget={widgets?.[`${name}.${n}`]}
                       />
                     )
                   })}
@@ -264,15 +270,18 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
           )}
         </table>
       </div>
-      <button
-        type="button"
-        onClick={() => addLine()}
-        disabled={isDisabled}
-        className="mt-2 inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-600 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-50 dark:text-indigo-400 dark:hover:bg-indigo-950"
-      >
-        <Icon name="plus" className="size-4" />
-        {t('lines.add')}
-      </button>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
+        <button
+          type="button"
+          onClick={() => addLine()}
+          disabled={isDisabled}
+          className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-600 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-50 dark:text-indigo-400 dark:hover:bg-indigo-950"
+        >
+          <Icon name="plus" className="size-4" />
+          {t('lines.add')}
+        </button>
+        {balance && <BalanceIndicator lines={computed} debit={balance.debit} credit={balance.credit} />}
+      </div>
     </section>
   )
 }

@@ -32,7 +32,7 @@ export type FormExtension = {
   labels?: Readonly<Record<string, string>>
   /** Fields the form leaves out: not shown, not checked, not sent (the server keeps what it has). */
   hiddenFields?: (context: FormContext) => readonly string[]
-  /** Widgets replacing the registry's, by field. */
+  /** Widgets replacing the registry's, by field; a document line's cell by `<lines>.<field>` (`items.ledger`). */
   widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>
   extraFields?: readonly ExtraField[]
   /** More keys of the body a save sends, from the form's values (a subscription's `members`). */
@@ -44,6 +44,13 @@ export type FormExtension = {
    * by field are shown like the registry's and stop the save while they stand.
    */
   useFieldChecks?: (form: AppForm, context: FormContext) => Readonly<Record<string, Message | undefined>>
+  /** Shown under a stored record's form, each with the record (a voucher's general-ledger postings). */
+  panels?: readonly ComponentType<{ entity: AnyEntity; row: Row }>[]
+  /**
+   * The words of the form's delete where the entity's users call it something else (a
+   * voucher is cancelled: its postings are reversed), as i18n keys with the record's label.
+   */
+  deleteWords?: { label: string; title: string; confirm: string; cancel: string; text: string }
 }
 
 /** Screens a module puts in place of the generic ones, each loaded when its route is opened. */

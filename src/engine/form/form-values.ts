@@ -1,4 +1,5 @@
 import type { AnyField } from '../../../schema/kit'
+import { todayIso } from '../../../schema/kit/dates'
 import type { AnyEntity, Payload } from '../entity-api'
 
 /**
@@ -23,7 +24,12 @@ export function toLocalDateTime(value: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
 
+/** A number whose default is zero (a voucher line's other side): zero reads as nothing entered, and blank is sent as the default. */
+const isZeroDefault = (field: AnyField, value: unknown) =>
+  field.kind === 'decimal' && typeof field.defaultValue === 'string' && /^0(\.0*)?$/.test(field.defaultValue) && (value === undefined || (typeof value === 'string' && /^-?0(\.0*)?$/.test(value)))
+
 function initialOf(field: AnyField): FormValue {
+  if (isZeroDefault(field, undefined)) return ''
   switch (field.widget) {
     case 'checkbox':
       return typeof field.defaultValue === 'boolean' ? field.defaultValue : false
@@ -33,6 +39,8 @@ function initialOf(field: AnyField): FormValue {
       return []
     case 'json':
       return field.defaultValue === undefined ? '' : JSON.stringify(field.defaultValue, null, 2)
+    case 'date':
+      return field.initial === 'today' ? todayIso() : typeof field.defaultValue === 'string' ? field.defaultValue : ''
     case 'lines':
       // A document that needs lines starts with one to fill in.
       return field.lines?.min ? Array.from({ length: field.lines.min }, () => emptyLine(field.lines!.entity)) : []
@@ -49,6 +57,7 @@ function idOf(value: unknown): number | null {
 
 function fromStored(field: AnyField, value: unknown): FormValue {
   if (value === null || value === undefined) return field.widget === 'checkbox' ? false : initialOf({ ...field, defaultValue: undefined })
+  if (isZeroDefault(field, value)) return ''
   switch (field.widget) {
     case 'checkbox':
       return value === true

@@ -1,5 +1,5 @@
 import type { FieldError, FieldErrors, Resolver } from 'react-hook-form'
-import { messageOfIssue, renderMessage, type AnyField, type Message, type Translate } from '../../../schema/kit'
+import { messageOfIssue, renderMessage, type AnyField, type Message, type RuleContext, type Translate } from '../../../schema/kit'
 import { issueKey, issueLabelKey, validateRecordInput, type SchemaMode } from '../../../schema/kit/validators'
 import type { AnyEntity } from '../entity-api'
 import { filesOf, prepareForValidation, type FormValues, type SubmitValues } from './form-values'
@@ -21,6 +21,8 @@ export type ResolverOptions = {
   extraFields?: Readonly<Record<string, AnyField>>
   /** More messages by field, after the registry's. */
   extra?: (values: FormValues) => Readonly<Record<string, Message | undefined>>
+  /** Facts about referenced rows the rules read, as far as the browser knows them (rule-facts.ts). */
+  fact?: RuleContext['fact']
 }
 
 type ErrorTree = Record<string | number, unknown>
@@ -60,7 +62,7 @@ export function registryResolver(entity: AnyEntity, t: Translate, options: Resol
   return async (values) => {
     const input = prepareForValidation(values)
     for (const field of hidden) delete input[field]
-    const result = validateRecordInput(shape, input, options.mode)
+    const result = validateRecordInput(shape, input, options.mode, options.fact)
     const errors: ErrorTree = {}
     if (!result.success) {
       for (const issue of result.issues) {

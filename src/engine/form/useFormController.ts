@@ -18,8 +18,12 @@ import { focusFirstField, focusFirstInvalid } from './focus'
 import { registryResolver } from './registry-resolver'
 import { listReturn } from '../list/list-return'
 import { useRefCascades } from './useRefCascades'
+import { cachedFacts } from './rule-facts'
 
 const noChecks = (): Readonly<Record<string, Message | undefined>> => ({})
+
+/** What a save does after: stay on the record, start a new one, go back to the list, or print it. */
+export type SaveIntent = 'stay' | 'new' | 'close' | 'print'
 /** An extra input's empty value: no choices for a many-to-many, an empty text otherwise. */
 const blankOf = (field: AnyField) => (field.kind === 'refs' ? [] : '')
 const noExtension: FormExtension = {}
@@ -27,7 +31,8 @@ const noExtension: FormExtension = {}
 /**
  * The headless form of any registry entity: react-hook-form with the registry schema,
  * create or update, the server's field errors put on their fields and its `detail` in a
- * banner, success back to the list, and a guard before leaving unsaved changes.
+ * banner; after a save it stays on the saved record (or starts a new one, returns to the
+ * list, prints — `submitAs`), and it asks before leaving unsaved changes.
  */
 /**
  * `afterCreate`: work that needs the new record's id (its gallery's staged pictures), run
@@ -57,18 +62,28 @@ export function useFormController({
   const labelKey = useMemo(() => (field: string) => extension.labels?.[field] ?? entity.fieldLabelKey(field), [entity, extension])
   const access = useAccess()
   const entities = useEntities()
+  /**
+   * References whose target the user may not list: nothing to pick from. An optional one is
+   * left out (a staff member's employee form has no roles to offer; the stored value stays);
+   * a required one shows its stored name read-only, saying why (the form's `lockedNote`).
+   */
+  const unpickable = useMemo(
+    () =>
+      new Set(
+        entity.fieldNames.filter((name) => {
+          const field = entity.fields[name]!
+          const target = field.kind === 'ref' && field.ref ? entities.find((e) => e.name === field.ref!.target) : undefined
+          return target !== undefined && !access.can(target.permissions.LIST)
+        }),
+      ),
+    [entity, entities, access],
+  )
   const hidden = useMemo(() => {
     // Read-only fields are the server's to set (`last_login`): nothing to enter.
     const readOnly = entity.fieldNames.filter((name) => entity.fields[name]!.isReadOnly)
-    // An optional reference whose target the user may not list has nothing to pick from
-    // (a staff member's employee form has no roles to offer): left out, the stored value stays.
-    const unpickable = entity.fieldNames.filter((name) => {
-      const field = entity.fields[name]!
-      const target = field.ref && !field.isRequired ? entities.find((e) => e.name === field.ref!.target) : undefined
-      return target !== undefined && !access.can(target.permissions.LIST)
-    })
-    return new Set([...readOnly, ...unpickable, ...(extension.hiddenFields?.(context) ?? [])])
-  }, [entity, entities, access, extension, context])
+    const optionalUnpickable = [...unpickable].filter((name) => !entity.fields[name]!.isRequired)
+    return new Set([...readOnly, ...optionalUnpickable, ...(extension.hiddenFields?.(context) ?? [])])
+  }, [entity, unpickable, extension, context])
   const extraFields = useMemo(() => (extension.extraFields ?? []).filter((x) => x.isShown?.(context) ?? true), [extension, context])
   /** The form's parts (the registry's sections, or one part of every field), each with its fields and extra inputs in order. */
   const sections = useMemo(() => {
@@ -93,8 +108,9 @@ export function useFormController({
         hidden,
         extraFields: Object.fromEntries(extraFields.map((x) => [x.name, x.field])),
         extra: (values) => ({ ...checks.current, ...extension.validate?.(values, context) }),
+        fact: cachedFacts(queryClient),
       }),
-    [entity, t, isNew, labelKey, hidden, extension, context],
+    [entity, t, isNew, labelKey, hidden, extension, context, queryClient],
   )
   const defaultValues = useMemo(() => {
     const values = toFormValues(entity, row)
@@ -170,13 +186,13 @@ export function useFormController({
   const blocker = useBlocker({ shouldBlockFn: shouldBlock, enableBeforeUnload: shouldBlock, withResolver: true })
 
   const save = useMutation({
-    mutationFn: (values: SubmitValues) => {
+    mutationFn: ({ values }: { values: SubmitValues; intent: SaveIntent }) => {
       // An edit says which version it was made on: the server refuses it if someone changed the record since.
       const more = extension.payload?.(values, context) ?? {}
       const payload = row ? toPayload(entity, withoutBlankSecrets(entity, values), { ...more, ...(row.updated_at ? { updated_at: row.updated_at } : {}) }) : toPayload(entity, values, more)
       return row ? updateRecord(entity, row.id, payload) : createRecord(entity, payload)
     },
-    onSuccess: async (saved) => {
+    onSuccess: async (saved, { intent }) => {
       if (saved && typeof saved.id === 'number') queryClient.setQueryData(entityKeys.record(entity.name, saved.id), saved)
       const failed = !row && afterCreate && saved && typeof saved.id === 'number' ? await afterCreate(saved) : []
       isLeavingAllowed.current = true
@@ -187,8 +203,22 @@ export function useFormController({
         return
       }
       showAlert({ kind: 'success', key: 'form.saved', params: { entity: t(`${entity.labelKey}.one`) } })
-      // Back to the list as the user left it (its page, order, search and filters).
-      await navigate(listReturn(entity))
+      if (intent === 'close') {
+        // Back to the list as the user left it (its page, order, search and filters).
+        await navigate(listReturn(entity))
+        return
+      }
+      if (intent === 'new') {
+        if (isNew) startOver()
+        else await navigate({ to: `${entity.ui.formPath}/new` })
+        isLeavingAllowed.current = false
+        return
+      }
+      // Save stays on the saved record (a new one at its own address), its number shown, ready to print.
+      if (isNew) await navigate({ to: `${entity.ui.formPath}/${saved.id}`, replace: true })
+      else adopt(saved)
+      isLeavingAllowed.current = false
+      if (intent === 'print') setTimeout(() => globalThis.print?.(), 150)
     },
     onError: (error) => {
       if (isApiError(error) && error.status === 409 && row) {
@@ -210,12 +240,33 @@ export function useFormController({
     },
   })
 
-  const submit = form.handleSubmit(
-    async (values) => {
-      await save.mutateAsync(values).catch(() => undefined)
-    },
-    () => setFocusRequest((n) => n + 1),
-  )
+  /** A new, empty form (Save & new on a new record: the address stays). */
+  const startOver = () => {
+    setRow(null)
+    const values = toFormValues(entity, null)
+    for (const extra of extraFields) values[extra.name] = blankOf(extra.field)
+    form.reset(values)
+    requestAnimationFrame(() => focusFirstField(formRef.current))
+  }
+
+  /**
+   * Saves, then stays on the record, opens a new one, returns to the list or prints, as asked.
+   * A stored record with nothing changed has nothing to send: only what follows is done.
+   */
+  const submitAs = (intent: SaveIntent) =>
+    row && !form.formState.isDirty
+      ? async () => {
+          if (intent === 'close') await navigate(listReturn(entity))
+          else if (intent === 'new') await navigate({ to: `${entity.ui.formPath}/new` })
+          else if (intent === 'print') globalThis.print?.()
+        }
+      : form.handleSubmit(
+      async (values) => {
+        await save.mutateAsync({ values, intent }).catch(() => undefined)
+      },
+      () => setFocusRequest((n) => n + 1),
+    )
+  const submit = submitAs('stay')
 
   /** A field as the form shows it: on an edit a write-only one (a password) may stay blank. */
   const fieldOf = useCallback(
@@ -239,7 +290,10 @@ export function useFormController({
     labelKey,
     widgets: extension.widgets,
     fieldOf,
+    /** A required reference the user may not pick (its stored name is shown, with the reason). */
+    isUnpickable: (name: string) => unpickable.has(name) && entity.fields[name]!.isRequired,
     submit,
+    submitAs,
     isSaving: save.isPending,
     isDirty,
     outputNames,
@@ -255,6 +309,10 @@ export function useFormController({
     },
     /** Moves the form to a newer version of the record (after an action changed it). */
     adopt,
+    /** The record is going away (deleted): leaving it needs no question. */
+    allowLeaving: () => {
+      isLeavingAllowed.current = true
+    },
     /** Set while a navigation waits for the user's answer to "leave without saving?". */
     leavePrompt: blocker.status === 'blocked' ? { stay: blocker.reset, leave: blocker.proceed } : null,
   }

@@ -59,6 +59,8 @@ export function DeleteDialog({
   isBusy,
   onConfirm,
   onCancel,
+  words,
+  error,
 }: {
   entity: AnyEntity
   /** What is asked about (kept while the dialog animates closed). */
@@ -67,6 +69,10 @@ export function DeleteDialog({
   isBusy: boolean
   onConfirm: () => void
   onCancel: () => void
+  /** A module's own words for its delete (a voucher is cancelled, not deleted). */
+  words?: { title: string; confirm: string; cancel: string; text: string }
+  /** Why the delete itself failed, when it did. */
+  error?: unknown
 }) {
   const { t } = useTranslation()
   const target = !isOpen || !pending ? null : pending.kind === 'one' ? pending.row.id : pending.ids
@@ -79,9 +85,9 @@ export function DeleteDialog({
   return (
     <ConfirmDialog
       isOpen={isOpen}
-      title={isSelection ? t('list.confirm_bulk_title') : t('list.confirm_delete_title', { entity: one })}
-      confirmLabel={t('common.delete')}
-      cancelLabel={canDelete ? t('common.cancel') : t('common.close')}
+      title={words?.title ?? (isSelection ? t('list.confirm_bulk_title') : t('list.confirm_delete_title', { entity: one }))}
+      confirmLabel={words?.confirm ?? t('common.delete')}
+      cancelLabel={canDelete ? (words?.cancel ?? t('common.cancel')) : t('common.close')}
       onConfirm={onConfirm}
       onCancel={onCancel}
       isBusy={isBusy}
@@ -90,11 +96,11 @@ export function DeleteDialog({
     >
       {canDelete && (
         <p>
-          {isSelection
-            ? t('list.confirm_bulk_text', { count, entity: count === 1 ? one : plural })
-            : t('list.confirm_delete_text', { label: pending?.kind === 'one' ? pending.label : '' })}
+          {words?.text ??
+            (isSelection ? t('list.confirm_bulk_text', { count, entity: count === 1 ? one : plural }) : t('list.confirm_delete_text', { label: pending?.kind === 'one' ? pending.label : '' }))}
         </p>
       )}
+      {error ? <p className="text-red-600 dark:text-red-400">{errorText(t, error)}</p> : null}
       {impact.isPending && target !== null && (
         <p className="flex items-center gap-2 text-slate-500 dark:text-slate-400" role="status">
           <Spinner className="size-4" />

@@ -1,6 +1,6 @@
 import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ComponentProps, type ReactNode } from 'react'
+import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isDeletableRow } from '../../../schema/kit'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'
@@ -16,6 +16,7 @@ import { isPageSize, pageSizes, useListController, type ListController } from '.
 import { ListSearchBox, NewRecordLink } from './ListToolbar'
 import { pinnedCell, pinnedHeaderCell, TableFrame } from './TableFrame'
 import { RecordActions } from '../actions/RecordActions'
+import { LazyDeleteDialog } from './LazyDeleteDialog'
 
 /**
  * The generic list screen of any registry entity: header with search, filters and "New",
@@ -188,20 +189,8 @@ const keepsOneLine = (field: AnyEntity['fields'][string]) => field.cell !== 'ref
 /** A click on a control inside a row (a checkbox, a button, a link) is that control's, not the row's. */
 const isOnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, [role="button"]') !== null
 
-const DeleteDialog = lazy(() => import('./DeleteDialog').then((m) => ({ default: m.DeleteDialog })))
 const FilterPanel = lazy(() => import('./FilterPanel').then((m) => ({ default: m.FilterPanel })))
 
-/** The delete confirmation, loaded the first time a delete is asked for: a list should not pay for the dialog library before. */
-function LazyDeleteDialog(props: ComponentProps<typeof DeleteDialog>) {
-  const [hasOpened, setHasOpened] = useState(props.isOpen)
-  if (props.isOpen && !hasOpened) setHasOpened(true)
-  if (!hasOpened) return null
-  return (
-    <Suspense fallback={null}>
-      <DeleteDialog {...props} />
-    </Suspense>
-  )
-}
 
 function FiltersButton({ count, isOpen, onToggle, controls }: { count: number; isOpen: boolean; onToggle: () => void; controls: string }) {
   const { t } = useTranslation()

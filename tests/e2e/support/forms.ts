@@ -19,8 +19,9 @@ export async function choose(page: Page, label: string | RegExp, text: string, o
   await page.getByRole('option', { name: option }).first().click()
 }
 
+/** Saves and goes back to the list (Save itself stays on the saved record). */
 export async function saveTo(page: Page, listPath: string): Promise<void> {
-  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('button', { name: 'Save & close', exact: true }).click()
   await page.waitForURL((url) => url.pathname === listPath)
 }
 

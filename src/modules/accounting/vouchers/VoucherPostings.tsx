@@ -6,14 +6,22 @@ import { Banner } from '../../../engine/ui/Banner'
 import { Spinner } from '../../../engine/ui/PageSpinner'
 import { errorText } from '../../../engine/errors'
 import { useFormat } from '../../../i18n/useFormat'
-import { fetchPostings } from './voucher-api'
+import { fetchList, type AnyEntity, type Row } from '../../../engine/entity-api'
 
 /**
  * The general-ledger rows under the voucher's number, in the order they were written: its
  * postings and, after each change, the reversals of what stood (the ledger is never edited),
  * so the voucher's history stays readable where it is worked on.
  */
-export function VoucherPostings({ invoiceNo }: { invoiceNo: string }) {
+/** The general-ledger rows under an invoice number, postings and reversals, in the order they were written. */
+async function fetchPostings(accountLog: AnyEntity, invoiceNo: string, signal?: AbortSignal): Promise<Row[]> {
+  const page = await fetchList(accountLog, { page: 1, size: 100, filters: { reference_no: invoiceNo } }, signal)
+  // `reference_no` filters by "contains": PV…001 also finds PV…0010.
+  return page.rows.filter((row) => row.reference_no === invoiceNo).sort((a, b) => a.id - b.id)
+}
+
+export function VoucherPostings({ row }: { entity: AnyEntity; row: Row }) {
+  const invoiceNo = String(row.invoice_no)
   const { t } = useTranslation()
   const format = useFormat()
   const accountLog = useEntity('account_log')

@@ -1,0 +1,145 @@
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { money, type AnyField } from '../../../schema/kit'
+import { isLanguage } from '../../i18n'
+import { useFormat } from '../../i18n/useFormat'
+import { useEntity } from '../entities-context'
+import { fetchList, type AnyEntity, type Row } from '../entity-api'
+import { cellValueOf, FieldCell } from '../list/FieldCell'
+import { entityKeys } from '../queries'
+import { amountInWords } from './amount-in-words'
+
+/**
+ * A document's printed form, drawn from its registry `print` (the browser's print, or its
+ * PDF): the company — name, address, contacts and logo from the site settings — then the
+ * document's facts, the party it is with, its lines and their totals, its amount in figures
+ * and in words in the reader's language, and the signature lines; in the page's direction.
+ * It prints what is stored: the form's own edits are saved first.
+ */
+const isNumeric = (field: AnyField | undefined) => field?.kind === 'decimal' || field?.kind === 'integer'
+
+const FIRST = { page: 1, size: 1 } as const
+
+function Company() {
+  const settings = useEntity('general_setting')
+  // The newest settings row is the one in force (their list is read before anyone signs in).
+  const list = useQuery({ queryKey: entityKeys.list('general_setting', FIRST), queryFn: ({ signal }) => fetchList(settings!, FIRST, signal), enabled: settings !== undefined, staleTime: 5 * 60_000 })
+  const site = list.data?.rows[0]
+  if (!site) return null
+  const name = String(site.site_name || site.title || '')
+  const contacts = [site.site_address, site.phone, site.email].filter((v) => typeof v === 'string' && v !== '')
+  return (
+    <div className="flex items-start gap-4">
+      {typeof site.logo === 'string' && site.logo !== '' && <img src={site.logo} alt="" className="h-14 w-auto" />}
+      <div>
+        <p className="text-xl font-semibold" data-testid="print-company">
+          {name}
+        </p>
+        {typeof site.address === 'string' && <p>{site.address}</p>}
+        {contacts.length > 0 && <p>{contacts.join(' · ')}</p>}
+      </div>
+    </div>
+  )
+}
+
+function AmountInWords({ amount }: { amount: string }) {
+  const { t, i18n } = useTranslation()
+  const language = isLanguage(i18n.language) ? i18n.language : 'en'
+  const words = useQuery({ queryKey: ['amount-in-words', language, amount], queryFn: () => amountInWords(amount, language, t), staleTime: Infinity })
+  return <span data-testid="print-amount-words">{words.data ?? ''}</span>
+}
+
+export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const spec = entity.print!
+  const label = (e: AnyEntity, field: string) => t(e.fieldLabelKey(field))
+  const linesField = spec.lines ? entity.fields[spec.lines.field] : undefined
+  const line = linesField?.lines?.entity
+  const lines = spec.lines && Array.isArray(row[spec.lines.field]) ? (row[spec.lines.field] as Row[]) : []
+  const totalOf = (column: string) => money.sum(lines.map((l) => (typeof l[column] === 'string' ? (l[column] as string) : null)))
+  const amount = spec.amount === undefined ? undefined : typeof spec.amount === 'string' ? (typeof row[spec.amount] === 'string' ? (row[spec.amount] as string) : undefined) : totalOf(spec.amount.sum)
+  const party = spec.party?.of(row)
+  return (
+    <article className="hidden space-y-6 text-sm text-black print:block" aria-label={t(`${entity.labelKey}.one`)} data-testid="print-document">
+      <header className="space-y-4 border-b border-black pb-3">
+        <Company />
+        <h1 className="text-2xl font-semibold">{t(`${entity.labelKey}.one`)}</h1>
+      </header>
+      <dl className="grid grid-cols-2 gap-x-8 gap-y-2">
+        {spec.header
+          .filter((name) => row[name] !== null && row[name] !== undefined && row[name] !== '')
+          .map((name) => (
+            <div key={name} className="flex gap-2">
+              <dt className="font-medium">{label(entity, name)}:</dt>
+              <dd>
+                <FieldCell field={entity.fields[name]!} value={cellValueOf(entity.fields[name]!, row, name)} />
+              </dd>
+            </div>
+          ))}
+        {spec.party && party && (
+          <div className="col-span-2 flex gap-2" data-testid="print-party">
+            <dt className="font-medium">{t(spec.party.label)}:</dt>
+            <dd>{party}</dd>
+          </div>
+        )}
+      </dl>
+      {spec.lines && line && (
+        <table className="w-full border-collapse">
+          <thead>
+            <tr className="border-b border-black">
+              <th className="py-1.5 text-start">#</th>
+              {spec.lines.columns.map((c) => (
+                <th key={c} className={`py-1.5 ${isNumeric(line.fields[c]) ? 'text-end' : 'text-start'}`}>
+                  {label(line, c)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((l, i) => (
+              <tr key={l.id ?? i} className="border-b border-slate-300">
+                <td className="py-1.5">{i + 1}</td>
+                {spec.lines!.columns.map((c) => (
+                  <td key={c} className={`py-1.5 ${isNumeric(line.fields[c]) ? 'text-end tabular-nums' : ''}`}>
+                    {isNumeric(line.fields[c]) && money.isZero(l[c] as string) ? '' : <FieldCell field={line.fields[c]!} value={cellValueOf(line.fields[c]!, l, c)} />}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+          {(spec.totals ?? []).length > 0 && (
+            <tfoot>
+              <tr className="border-t-2 border-black font-semibold">
+                <th scope="row" className="py-1.5 text-start">
+                  {t('lines.total')}
+                </th>
+                {spec.lines.columns.map((c) => (
+                  <td key={c} className="py-1.5 text-end tabular-nums" data-testid={spec.totals!.includes(c) ? `print-total-${c}` : undefined}>
+                    {spec.totals!.includes(c) ? format.decimal(totalOf(c)) : null}
+                  </td>
+                ))}
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      )}
+      {amount !== undefined && (
+        <p>
+          <span className="font-medium">{t('print.amount')}:</span> <span className="tabular-nums">{format.decimal(amount)}</span>
+          <br />
+          <span className="font-medium">{t('print.in_words')}:</span> <AmountInWords amount={amount} />
+        </p>
+      )}
+      {(spec.signatures ?? []).length > 0 && (
+        <footer className="grid grid-cols-3 gap-8 pt-16">
+          {spec.signatures!.map((who) => (
+            <p key={who} className="border-t border-black pt-1 text-center">
+              {t(who)}
+            </p>
+          ))}
+        </footer>
+      )}
+    </article>
+  )
+}
