@@ -57,6 +57,7 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     fieldKeys(keys, e.fields, e.fieldLabelKey)
     for (const rule of [...e.rules, ...(e.rowsPerLine?.lineRules ?? [])]) keys.add(rule.message)
     if (e.rowsPerLine) keys.add(`field.${e.rowsPerLine.lines}`)
+    for (const view of Object.values(e.views)) keys.add(view.label)
     for (const key of [...(e.print?.signatures ?? []), ...(e.print?.party ? [e.print.party.label] : [])]) keys.add(key)
     if (e.builtIn) keys.add(e.builtIn.message)
     for (const section of e.sections) keys.add(section.label)
@@ -200,6 +201,10 @@ export function checkRegistry(
       if (!judged.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
     }
     if (e.print) problems.push(...printProblems(judged, e.print))
+    for (const view of Object.values(e.views)) {
+      unique('route', view.ui.listPath, e.name, `list route of the view '${view.name}'`)
+      problems.push(...viewProblems(byName, e, view))
+    }
     problems.push(...sectionProblems(e))
     if (e.workflow) problems.push(...workflowProblems(e, e.workflow))
     problems.push(...numberingProblems(byName, e))
@@ -460,6 +465,23 @@ function printProblems(e: Entity<string, Fields>, print: NonNullable<Entity<stri
   for (const total of print.totals ?? []) if (!print.lines?.columns.includes(total) || !isNumber(total)) say(`total '${total}' is not a number column of its lines`)
   if (typeof print.amount === 'string' && e.fields[print.amount]?.kind !== 'decimal') say(`amount '${print.amount}' is not a money field`)
   if (typeof print.amount === 'object' && !isNumber(print.amount.sum)) say(`amount sums '${print.amount.sum}', which is not a number column of its lines`)
+  return problems
+}
+
+/** A view filters by stored fields of the entity (a reference by its row's label), shows its fields, and sits in a known group. */
+function viewProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, view: Entity<string, Fields>['views'][string]): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const say = (message: string) => problems.push({ entity: e.name, message: `view '${view.name}': ${message}` })
+  if (!IDENT.test(view.name)) say(`its name must match ${IDENT}`)
+  if (Object.keys(view.filter).length === 0) say('it filters nothing: a view lists some of the rows')
+  for (const [name, value] of Object.entries(view.filter)) {
+    const field = e.fields[name]
+    if (!field || !isFilterable(field) || field.isVirtual) say(`it filters by '${name}', which is not a stored field a list can be filtered by`)
+    else if (field.options && [value].flat().some((v) => !field.options!.includes(String(v)))) say(`it filters '${name}' by a value that is not one of its choices (${field.options.join(', ')})`)
+    else if (field.kind === 'ref' && !byName.has(field.ref!.target)) say(`it filters by '${name}', whose target is unknown`)
+  }
+  for (const name of view.columns) if (!e.fields[name]) say(`its column '${name}' is not a field`)
+  if (view.nav && !navGroups.some((g) => g.id === view.nav!.group)) say(`nav group '${view.nav.group}' is not a group of schema/navigation.ts`)
   return problems
 }
 

@@ -69,6 +69,12 @@ export function navigationEntries(entities: readonly Entity<string, Fields>[], r
         ? [{ key: `entity:${e.name}`, menuId: e.name, label: e.nav.label ?? `${e.labelKey}.other`, icon: e.nav.icon, type: 'item', url: e.ui.listPath, parent: `group:${e.nav.group}`, order: e.nav.order ?? 100, permission: e.permissions.LIST, isShortcut: e.nav.shortcut ?? false }]
         : [],
     ),
+    // An entity's list views (`views`): each its own entry, for those who may list the entity.
+    ...entities.flatMap((e): NavEntry[] =>
+      Object.values(e.views).flatMap((v) =>
+        v.nav ? [{ key: `view:${e.name}.${v.name}`, menuId: `${e.name}-${v.name}`, label: v.label, icon: v.nav.icon, type: 'item', url: v.ui.listPath, parent: `group:${v.nav.group}`, order: v.nav.order ?? 100, permission: e.permissions.LIST, isShortcut: v.nav.shortcut ?? false }] : [],
+      ),
+    ),
     ...reports.flatMap((r): NavEntry[] =>
       r.nav
         ? [{ key: `report:${r.name}`, menuId: `report-${r.name}`, label: r.nav.label ?? r.labelKey, icon: r.nav.icon, type: 'item', url: r.ui.path, parent: `group:${r.nav.group}`, order: r.nav.order ?? 100, permission: r.permission, isShortcut: r.nav.shortcut ?? false }]

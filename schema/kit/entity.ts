@@ -36,8 +36,17 @@ export type ListByRoute = { kind: 'listBy'; path: string; field: string }
 
 type FieldName<F> = keyof F & string
 
-/** Who is asking, as a registry's row scope sees them (the server's principal has these). */
-export type Caller = { readonly id: number; readonly isAdmin: boolean; readonly permissions: ReadonlySet<string> }
+/**
+ * Who is asking, as a registry's row scope sees them (the server's principal has these):
+ * with `attributes` (schema/caller.ts: their branch, their department) when it is a signed-in
+ * user; code acting on its own has none.
+ */
+export type Caller = {
+  readonly id: number
+  readonly isAdmin: boolean
+  readonly permissions: ReadonlySet<string>
+  readonly attributes?: Readonly<Record<string, string | number | boolean | null>>
+}
 
 /** Equality conditions on fields (or `created_by`) that every row a caller may reach meets. */
 export type ScopeFilter = Readonly<Record<string, string | number | boolean | null>>
@@ -231,6 +240,33 @@ export type PrintConfig<N extends string = string> = {
   readonly signatures?: readonly `print.${string}`[]
 }
 
+/**
+ * A list of some of an entity's rows with an address and a menu entry of its own (ra-core's
+ * permanent `filter`; several lists of one resource): the orders being processed, the tickets
+ * of the sales department. The server applies its `filter` whatever else the list asks
+ * (`?view=<name>`), so counts and exports agree; the list shows it fixed. Its rows open the
+ * entity's form, which returns to the view. A value, any of several (`['pending',
+ * 'processing']`), or for a reference the row of that label (`{ department: 'sales' }`).
+ */
+export type ViewConfig<N extends string = string> = {
+  readonly route: { readonly area: string; readonly list: string }
+  readonly filter: Readonly<Partial<Record<N, string | number | boolean | readonly (string | number)[]>>>
+  /** Its menu entry; none when `false`. Default: the entity's group and icon. */
+  readonly nav?: NavSpec | false
+  readonly columns?: readonly N[]
+  /** i18n key of its name (its heading, its menu entry); default `view.<entity>.<name>`. */
+  readonly label?: string
+}
+
+export interface View {
+  readonly name: string
+  readonly label: string
+  readonly filter: Readonly<Record<string, string | number | boolean | readonly (string | number)[]>>
+  readonly columns: readonly string[]
+  readonly nav: NavSpec | null
+  readonly ui: { readonly area: string; readonly areaPath: string; readonly listPath: string }
+}
+
 export interface EntityAction {
   readonly name: string
   /** `<PREFIX>_<NAME>`, as roles hold it: `ORDER_CONFIRM`. */
@@ -318,6 +354,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   rowsPerLine?: RowsPerLineConfig<FieldName<Merged<P, F>>>
   /** Its printed form (see PrintConfig): a Print button and Save & print on its form. */
   print?: PrintConfig<FieldName<Merged<P, F>>>
+  /** More lists of some of its rows, each with its address and menu entry (see ViewConfig). */
+  views?: Readonly<Record<string, ViewConfig<FieldName<Merged<P, F>>>>>
   /** Its menu entry; `false` for none. Default: the group `other`. */
   nav?: NavSpec | false
   /** Fields a user may change on their own row (My Profile): for `user`. */
@@ -442,6 +480,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly posts?: PostsConfig & { readonly on: string; readonly reverseOn: readonly string[] }
   readonly rowsPerLine?: RowsPerLineConfig
   readonly print?: PrintConfig
+  readonly views: Readonly<Record<string, View>>
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
@@ -587,6 +626,19 @@ export function defineEntity<const N extends string, const F extends Fields, con
     numbering: config.numbering,
     rowsPerLine: config.rowsPerLine,
     print: config.print,
+    views: Object.fromEntries(
+      Object.entries(config.views ?? {}).map(([name, view]) => [
+        name,
+        {
+          name,
+          label: view.label ?? `view.${config.name}.${name}`,
+          filter: view.filter as View['filter'],
+          columns: view.columns ?? config.listColumns ?? fieldNames.filter((n) => !fields[n]!.isHiddenInList),
+          nav: view.nav === false || isLine ? null : (view.nav ?? (config.nav ? { ...config.nav, label: undefined } : null)),
+          ui: { area: view.route.area, areaPath: `/apps/${view.route.area}`, listPath: `/apps/${view.route.area}/${view.route.list}` },
+        },
+      ]),
+    ),
     posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { callerAttributes } from '../../schema/caller'
 import { joinTableName } from '../db/registry-schema'
 import type { Executor } from '../db/types'
 
@@ -19,7 +20,14 @@ export type Principal = {
   sessionVersion: number
   role: string | null
   permissions: ReadonlySet<string>
+  /** The caller's attributes (schema/caller.ts: their branch, their department), for row scopes. */
+  attributes: Readonly<Record<string, number | null>>
 }
+
+/** One column per caller attribute: the user's row of the entity that holds it (an employee shares the user's id). */
+const attributeColumns = Object.entries(callerAttributes).map(
+  ([name, { entity, field }]) => sql`(select x.${sql.ref(field)} from ${sql.id(entity)} x where x.id = u.id) as ${sql.id(`attr_${name}`)}`,
+)
 
 const TTL_MS = 5_000
 // By database and user: two apps in one process (tests, tools) have users of the same ids.
@@ -37,8 +45,8 @@ export async function loadPrincipal(db: Executor, userId: number, now = Date.now
   const key = keyOf(db, userId)
   const hit = cache.get(key)
   if (hit && now - hit.at < TTL_MS) return hit.principal
-  const r = await sql<{ id: number; email: string; is_admin: boolean; is_active: boolean; session_version: number; role: string | null; permissions: string[]; ended: string[] }>`
-    select u.id, u.email, u.is_admin, u.is_active, u.session_version, r.name as role,
+  const r = await sql<{ id: number; email: string; is_admin: boolean; is_active: boolean; session_version: number; role: string | null; permissions: string[]; ended: string[] } & Record<string, unknown>>`
+    select u.id, u.email, u.is_admin, u.is_active, u.session_version, r.name as role, ${sql.join(attributeColumns)},
       array(select p.name from ${sql.id(rolePermissions)} rp join permission p on p.id = rp.target_id
             where rp.owner_id = u.role order by p.name) as permissions,
       array(select e.sid from ended_session e where e.user_id = u.id and e.ends_at > now()) as ended
@@ -55,6 +63,7 @@ export async function loadPrincipal(db: Executor, userId: number, now = Date.now
         endedSessions: new Set(u.ended),
         role: u.role,
         permissions: new Set(u.permissions),
+        attributes: Object.fromEntries(Object.keys(callerAttributes).map((name) => [name, u[`attr_${name}`] === null || u[`attr_${name}`] === undefined ? null : Number(u[`attr_${name}`])])),
       }
     : undefined
   cache.set(key, { at: now, userId, principal })

@@ -18,6 +18,10 @@ export type Filter =
   | { field: string; op: 'gte' | 'lte' | 'before_day'; value: string }
   /** `q`: any searchable field contains the text, ignoring case and accents. */
   | { op: 'search'; value: string }
+  /** Any of several values (`field__in=a,b`, a view's statuses). */
+  | { field: string; op: 'in'; values: readonly (string | number | boolean)[] }
+  /** A reference whose row's label is the value (a view of the tickets of the department named `support`). */
+  | { field: string; op: 'label'; value: string }
 export type ListQuery = { filters: Filter[]; ordering: string; page?: { page: number; size: number } }
 export type ListResult = { rows: Row[]; total: number; page: number; size: number; totalPages: number }
 /** The entities references resolve in: the app's registry, which may extend the static one. */
@@ -82,6 +86,11 @@ export function whereClause(registry: Registry, entity: Entity<string, Fields>, 
     if (!isAudit && !entity.fields[f.field]) throw new Error(`unknown filter field ${f.field}`)
     if (f.op === 'contains') return containsClause(registry, entity, alias, f.field, String(f.value))
     if (f.op === 'gte' || f.op === 'lte' || f.op === 'before_day') return boundClause(entity, alias, f)
+    if (f.op === 'in') return f.values.length === 0 ? sql`false` : sql`${ref(alias, f.field)} in (${sql.join(f.values.map((v) => sql`${v}`))})`
+    if (f.op === 'label') {
+      const t = refTarget(registry, entity, f.field)
+      return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, f.field)} and ${ref('x', t.labelField)} = ${f.value})`
+    }
     return f.value === null ? sql`${ref(alias, f.field)} is null` : sql`${ref(alias, f.field)} = ${f.value}`
   })
   return sql`where ${sql.join(conditions, sql` and `)}`
@@ -189,7 +198,7 @@ function tablesRead(registry: Registry, entity: Entity<string, Fields>, filters:
   }
   for (const f of filters) {
     if (f.op === 'search') entity.searchFields.forEach(viaLabel)
-    else if (f.op === 'contains') viaLabel(f.field)
+    else if (f.op === 'contains' || f.op === 'label') viaLabel(f.field)
   }
   return [...tables].sort()
 }

@@ -19,7 +19,10 @@ export function orderingOf(entity: Entity<string, Fields>, query: Record<string,
   return String(raw)
 }
 
-const RESERVED = new Set(['page', 'size', 'ordering', 'q'])
+const RESERVED = new Set(['page', 'size', 'ordering', 'q', 'view'])
+/** `field__in=a,b`: any of the values, at most this many (a list a request may carry is bounded). */
+const IN_SUFFIX = '__in'
+export const MAX_IN_VALUES = 100
 const EXACT_KINDS = new Set(['ref', 'integer', 'boolean', 'enum', 'date'])
 /** Longer search text matches nothing a name holds, and only costs the database. */
 const MAX_SEARCH = 200
@@ -91,6 +94,31 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
   const bounds = new Map<string, { lower?: { key: string; value: string }; upper?: { key: string; value: string } }>()
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key) || raw === undefined) continue
+    if (key.endsWith(IN_SUFFIX) && (key === `id${IN_SUFFIX}` || isExact(entity, key.slice(0, -IN_SUFFIX.length)))) {
+      const name = key.slice(0, -IN_SUFFIX.length)
+      const given = [raw].flat().flatMap((v) => String(v).split(','))
+      if (given.some(hasNulCharacter)) throw new BusinessError({ key: 'detail.search_value', params: { param: key } })
+      const parts = given.map((v) => v.trim()).filter((v) => v !== '')
+      if (parts.length === 0) continue
+      if (parts.length > MAX_IN_VALUES) {
+        refuse(key, { key: 'validation.too_many', params: { label: entity.fieldLabelKey(name), max: MAX_IN_VALUES } })
+        continue
+      }
+      const values: Array<string | number | boolean> = []
+      for (const part of parts) {
+        // Records by their ids (`id__in=3,5`: a selection).
+        if (name === 'id') {
+          if (isIdText(part)) values.push(Number(part))
+          else refuse(key, { key: 'validation.ref', params: { label: 'field.id' } })
+          continue
+        }
+        const parsed = validatorOf(entity.fields[name]!).safeParse(part)
+        if (parsed.success && parsed.data !== null) values.push(parsed.data as string | number | boolean)
+        else if (!parsed.success) for (const issue of parsed.error.issues) refuse(key, messageOfIssue(issue, entity.fieldLabelKey(name), entity.labelKey))
+      }
+      filters.push({ field: name, op: 'in', values: [...new Set(values)] })
+      continue
+    }
     const value = text(key, raw)
     const isRef = entity.fields[key]?.kind === 'ref'
     // A searchable reference given an id filters by it, given text by the label.
@@ -102,7 +130,8 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
     const range = field ? undefined : rangeOf(entity, key)
     // A value worked out on read (a ledger's nature) has no column to filter by.
     if ((!field || !EXACT_KINDS.has(field.kind) || field.isVirtual) && !range) {
-      const allowed = [...entity.searchFields, ...entity.fieldNames.filter((n) => EXACT_KINDS.has(entity.fields[n]!.kind) && !entity.fields[n]!.isVirtual), ...rangeParams(entity)]
+      const exact = entity.fieldNames.filter((n) => isExact(entity, n))
+      const allowed = [...entity.searchFields, ...exact, ...['id', ...exact].map((n) => `${n}${IN_SUFFIX}`), ...rangeParams(entity)]
       throw new BusinessError({ key: 'detail.search_param', params: { param: key, params: allowed.join(', ') } })
     }
     if (value === '') continue
@@ -162,9 +191,32 @@ export function knownFilters(entity: Entity<string, Fields>, query: Record<strin
     if (key === 'q') return true
     if (RESERVED.has(key)) return false
     const field = entity.fields[key]
-    return entity.searchFields.includes(key) || (field !== undefined && EXACT_KINDS.has(field.kind) && !field.isVirtual) || (!field && rangeOf(entity, key) !== undefined)
+    return entity.searchFields.includes(key) || isExact(entity, key) || key === `id${IN_SUFFIX}` || (key.endsWith(IN_SUFFIX) && isExact(entity, key.slice(0, -IN_SUFFIX.length))) || (!field && rangeOf(entity, key) !== undefined)
   }
   return Object.fromEntries(Object.entries(query).filter(([key]) => isKnown(key)))
+}
+
+/** A field filtered by equality (and `__in`): a reference, a number, a flag, a choice, a day — stored. */
+function isExact(entity: Entity<string, Fields>, name: string): boolean {
+  const field = entity.fields[name]
+  return field !== undefined && EXACT_KINDS.has(field.kind) && !field.isVirtual && field.sql !== undefined && !field.isWriteOnly
+}
+
+/**
+ * The rows a list view holds (`views` of the registry: `?view=<name>`), as filters the server
+ * applies whatever else the list asks: a value, any of several, or for a reference the row
+ * named so (`department: 'support'`). An unknown view is a 400 naming the entity's views.
+ */
+export function viewFilters(entity: Entity<string, Fields>, raw: unknown): Filter[] {
+  if (raw === undefined || raw === '') return []
+  const name = Array.isArray(raw) ? String(raw[0]) : String(raw)
+  const view = entity.views[name]
+  if (!view) throw new BusinessError({ key: 'detail.unknown_view', params: { view: name.slice(0, 50), views: Object.keys(entity.views).join(', ') || '—' } })
+  return Object.entries(view.filter).map(([field, value]): Filter => {
+    if (Array.isArray(value)) return { field, op: 'in', values: value }
+    if (entity.fields[field]?.kind === 'ref' && typeof value === 'string') return { field, op: 'label', value }
+    return { field, op: 'equals', value: value as string | number | boolean }
+  })
 }
 
 /** Path ids are positive integers; anything else is an unknown record (404), as a URL pattern would make it. */

@@ -7,7 +7,7 @@ import { forCaller } from './for-caller'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
 import { findRow, type Registry } from './list-query'
-import { filtersOf, knownFilters, orderingOf, pageOf, rowIdOf } from './request'
+import { filtersOf, knownFilters, orderingOf, pageOf, rowIdOf, viewFilters } from './request'
 import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { messageFor } from '../i18n'
 import { readBody } from './uploads'
@@ -69,7 +69,8 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
    */
   const shownTo = <R extends Record<string, unknown>>(req: FastifyRequest, row: R): R => forCaller(entity, req, [row])[0]!
   // `search/` refuses what it does not know; `all/` applies what it knows (`q`, filters, ranges) and ignores the rest.
-  const filters = (query: Query, withFilters: boolean) => filtersOf(entity, withFilters ? query : knownFilters(entity, query))
+  // A list view's filter (`?view=`) holds whatever else is asked.
+  const filters = (query: Query, withFilters: boolean) => [...viewFilters(entity, query.view), ...filtersOf(entity, withFilters ? query : knownFilters(entity, query))]
 
   // Every key the entity's lists answer under (`alsoListKeys`), each with the same rows.
   const keyed = (req: FastifyRequest, rows: Record<string, unknown>[]) => {

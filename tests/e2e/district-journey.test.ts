@@ -65,10 +65,12 @@ describe('managing districts in the browser', () => {
     const name = page.getByLabel('Name', { exact: false }).first()
     await expect.poll(() => name.inputValue()).toBe('Narsingdi hills')
     await name.fill('Narsingdi Highlands')
-    await name.press('Enter') // Enter saves
+    await name.press('Enter') // Enter saves, and the form stays on the district
+    await expect.poll(async () => (await districtsNamed('Narsingdi Highlands')).length).toBe(1)
+    expect(page.url()).toMatch(/\/cities\/\d+\//)
     // Back to the list as it was left: its search kept.
+    await page.getByRole('link', { name: 'Back to Districts' }).click()
     await page.waitForURL(/\/apps\/city-management\/cities\?q=narsingdi(\+|%20)hi$/)
-    expect(await districtsNamed('Narsingdi Highlands')).toHaveLength(1)
   })
 
   it('deletes it after confirmation', async () => {

@@ -92,6 +92,11 @@ export const stockTransfer = defineEntity({
     items: f.lines(stockTransferLine, { min: 1, totals: ['quantity'], label: 'field.menu_items' }),
   },
   listColumns: ['number', 'note', 'value', 'status', 'journal_no'],
+  // Two more lists of transfers: the drafts beside the transfers' own list, and those still in motion in an area of their own.
+  views: {
+    drafts: { route: { area: 'stockTransfer-management', list: 'drafts' }, filter: { status: 'draft' }, columns: ['number', 'note', 'value'] },
+    moving: { route: { area: 'transfersInMotion-management', list: 'transfers' }, filter: { status: ['draft', 'confirmed'] } },
+  },
   numbering: { field: 'number', prefix: 'ST', reset: 'year' },
   // Its value moves between two ledgers when it is confirmed (a journal), and back when it is cancelled.
   posts: { as: 'journal', number: 'journal_no', on: 'confirm', reverseOn: ['cancel'], when: (transfer) => money.toMinor(transfer.value as string) > 0n },
@@ -153,6 +158,24 @@ export const deliveryNote = defineEntity({
     others: { other_gadgets: 'gadget' },
   },
   rules: [rules.distinct('items', 'gadget', 'validation.duplicate_line')],
+  // The notes to the northern depot: a reference filtered by its row's name.
+  views: { north: { route: { area: 'deliveryNote-management', list: 'north' }, filter: { depot: 'North' }, nav: false } },
+})
+
+/**
+ * A branch's notes, seen by the employees of that branch: a row scope on the caller's
+ * attribute (schema/caller.ts), which no filter of theirs can lift.
+ */
+export const branchNote = defineEntity({
+  name: 'branch_note',
+  module: 'test',
+  listKey: 'branch_notes',
+  route: { area: 'branchNote-management', list: 'branchNotes' },
+  fields: {
+    name: f.text({ max: 50, required: true, search: true }),
+    branch: f.ref('branch', { required: true }),
+  },
+  scope: (caller) => (caller.isAdmin ? null : { branch: caller.attributes?.branch ?? null }),
 })
 
 /** Memos a non-admin sees only when they wrote them: a row scope. */
@@ -186,7 +209,7 @@ export const gadgetSales = defineReport({
   nav: { group: 'reports', icon: 'assessment', order: 1 },
 })
 
-export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, deliveryNote, memo]
+export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, deliveryNote, branchNote, memo]
 export const throwawayReports = [gadgetSales]
 
 /** The labels an author adds with these: entity, action and report names, and the status options. */
@@ -198,6 +221,11 @@ export const throwawayCatalogue: Record<string, Catalogue> = {
     stock_transfer: { one: 'Stock transfer', other: 'Stock transfers' },
     stock_transfer_line: { one: 'Stock transfer line', other: 'Stock transfer lines' },
     delivery_note: { one: 'Delivery note', other: 'Delivery notes' },
+    branch_note: { one: 'Branch note', other: 'Branch notes' },
+  },
+  view: {
+    stock_transfer: { drafts: 'Draft transfers', moving: 'Transfers in motion' },
+    delivery_note: { north: 'To the north' },
   },
   option: { draft: 'Draft', confirmed: 'Confirmed', cancelled: 'Cancelled' },
   action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order', cancel_question: 'Cancel it? What it posted is reversed.' },
