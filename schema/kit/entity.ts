@@ -481,6 +481,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly rowsPerLine?: RowsPerLineConfig
   readonly print?: PrintConfig
   readonly views: Readonly<Record<string, View>>
+  /** Set on the entity as one of its views shows it (`asView`): its list is that view's. */
+  readonly listView?: View
   readonly nav: NavSpec | null
   readonly selfEditable: readonly string[]
   readonly idFrom?: string
@@ -706,3 +708,11 @@ export const isEditableIn = (entity: Pick<Entity<string, Fields>, 'workflow'>, r
 /** Whether a list may offer to delete (or select for deleting) the row: not a built-in one, nor one its status locks. */
 export const isDeletableRow = (entity: Pick<Entity<string, Fields>, 'builtIn' | 'workflow'>, row: Readonly<Record<string, unknown>>): boolean =>
   !isBuiltInRow(entity, row) && isEditableIn(entity, row)
+
+/**
+ * The entity as one of its list views shows it: the view's address, columns and name for its
+ * list (`listView` says which view, for the server's `?view=`); its form stays the entity's.
+ */
+export function asView(entity: Entity<string, Fields>, view: View): Entity<string, Fields> {
+  return { ...entity, listView: view, listColumns: view.columns, listTitleKey: view.label, ui: { ...entity.ui, listPath: view.ui.listPath } }
+}

@@ -5,6 +5,7 @@ import { meets, screenRequirement, type Requirement } from '../auth/access'
 import { session } from '../auth/session'
 import type { AnyEntity } from '../engine/entity-api'
 import type { Report } from '../../schema/kit/report'
+import { asView } from '../../schema/kit'
 import { EntitiesProvider, ReportsProvider } from '../engine/entities-context'
 import { reportSearchOf } from '../engine/report/report-search'
 import { ListSkeleton } from '../engine/list/ListSkeleton'
@@ -183,6 +184,8 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
   // `/apps/<area>/$id` is an entity's only when it is alone in its area (four vouchers share `accounts/`).
   const areaCount = new Map<string, number>()
   for (const entity of screenEntities) areaCount.set(entity.ui.areaPath, (areaCount.get(entity.ui.areaPath) ?? 0) + 1)
+  const viewAreas = new Map<string, number>()
+  for (const view of screenEntities.flatMap((e) => Object.values(e.views))) viewAreas.set(view.ui.areaPath, (viewAreas.get(view.ui.areaPath) ?? 0) + 1)
   const entityRoutes = screenEntities.flatMap((entity) => {
     const entityScreens = screens[entity.name] ?? {}
     const form = formComponent(entity, entityScreens)
@@ -201,20 +204,42 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: form }),
       ...(areaCount.get(entity.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form })] : []),
       ...secondAddresses(entity),
+      // Its list views (`views`): each a list at its own address; their rows open the entity's form.
+      ...Object.values(entity.views).flatMap((view) => {
+        const shown = asView(entity, view)
+        return [
+          createRoute({
+            getParentRoute: () => appRoute,
+            path: view.ui.listPath,
+            beforeLoad: requires(screenRequirement(entity, 'list')),
+            component: listComponent(shown, entityScreens),
+            pendingComponent: function ViewPending() {
+              return <ListSkeleton entity={shown} />
+            },
+          }),
+          // A view in an area of its own has the area's `/$id` too, as every management area does.
+          ...(!areaCount.has(view.ui.areaPath) && viewAreas.get(view.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${view.ui.areaPath}/$id`, beforeLoad: formGuard, component: form })] : []),
+        ]
+      }),
     ]
   })
 
   // An area's own address (`/apps/e-commerce`) opens its first list, by the sidebar's order.
   const taken = new Set<string>([...Object.values(paths), ...reports.map((report) => report.ui.path)])
-  const areaRoutes = [...new Set(screenEntities.map((entity) => entity.ui.areaPath))]
+  // The lists of an area: its entities', then its views' (an area may hold views alone).
+  const areaLists = [
+    ...screenEntities.map((e) => ({ areaPath: e.ui.areaPath, listPath: e.ui.listPath, order: e.nav?.order ?? Infinity })),
+    ...screenEntities.flatMap((e) => Object.values(e.views).map((v) => ({ areaPath: v.ui.areaPath, listPath: v.ui.listPath, order: Infinity }))),
+  ]
+  const areaRoutes = [...new Set(areaLists.map((list) => list.areaPath))]
     .filter((areaPath) => !taken.has(areaPath))
     .map((areaPath) => {
-      const first = screenEntities.filter((e) => e.ui.areaPath === areaPath).sort((a, b) => (a.nav?.order ?? Infinity) - (b.nav?.order ?? Infinity))[0]!
+      const first = areaLists.filter((list) => list.areaPath === areaPath).sort((a, b) => a.order - b.order)[0]!
       return createRoute({
         getParentRoute: () => appRoute,
         path: areaPath,
         beforeLoad: () => {
-          throw redirect({ href: first.ui.listPath, replace: true })
+          throw redirect({ href: first.listPath, replace: true })
         },
       })
     })

@@ -36,6 +36,8 @@ export async function fetchList(entity: AnyEntity, params: ListParams, signal?: 
   const body = await apiRequest(`${entity.api.base}/${isFiltered ? 'search' : 'all'}/`, {
     searchParams: {
       ...(isFiltered ? filters : {}),
+      // A list view's rows (`views` of the registry): the server holds its filter.
+      view: entity.listView?.name,
       q: text || undefined,
       page: params.page,
       size: params.size,

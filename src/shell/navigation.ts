@@ -237,7 +237,10 @@ const shellPages: ReadonlySet<string> = new Set([paths.dashboard, paths.example,
  * goes too. Links (plain addresses) and dividers stay.
  */
 export function filterNavigation(items: readonly NavigationItem[], access: NavigationAccess): NavigationItem[] {
-  const permissionOf = new Map([...access.entities.map((e) => [e.ui.listPath, e.permissions.LIST] as const), ...(access.reports ?? []).map((r) => [r.ui.path, r.permission] as const)])
+  const permissionOf = new Map([
+    ...access.entities.flatMap((e) => [e.ui.listPath, ...Object.values(e.views).map((v) => v.ui.listPath)].map((path) => [path, e.permissions.LIST] as const)),
+    ...(access.reports ?? []).map((r) => [r.ui.path, r.permission] as const),
+  ])
   const keep = (item: NavigationItem): NavigationItem | null => {
     if (item.type === 'group' || item.type === 'collapse') {
       const children = (item.children ?? []).map(keep).filter((c): c is NavigationItem => c !== null)

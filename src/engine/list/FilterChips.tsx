@@ -87,3 +87,28 @@ export function FilterChips({ entity, filters, onRemove, onClear }: { entity: An
     </ul>
   )
 }
+
+/**
+ * A list view's own filter (`views` of the registry): shown like the chips, but fixed — the
+ * server holds it whatever else the list asks, so there is nothing to remove.
+ */
+export function ViewFilterChips({ entity }: { entity: AnyEntity }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const view = entity.listView
+  if (!view) return null
+  const valueOf = (field: AnyField, value: string | number | boolean | readonly (string | number)[]) =>
+    [value].flat().map((v) => (field.kind === 'ref' && typeof v === 'string' ? v : shownValue(t, format, field, String(v)))).join(', ')
+  return (
+    <ul className="flex flex-wrap items-center gap-2" aria-label={t('list.view_filters')} data-testid="view-filters">
+      {Object.entries(view.filter).map(([name, value]) => (
+        <li key={name} className="inline-flex max-w-full items-center gap-1.5 rounded-full border border-slate-200 bg-slate-100 px-3 py-0.5 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
+          <Icon name="lock" className="size-3.5 shrink-0 text-slate-500 dark:text-slate-400" />
+          <span className="min-w-0 truncate">
+            <span className="font-medium">{t(entity.fieldLabelKey(name))}:</span> {valueOf(entity.fields[name]!, value)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  )
+}

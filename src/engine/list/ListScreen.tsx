@@ -9,7 +9,7 @@ import { useAccess } from '../../auth/useAccess'
 import { Banner } from '../ui/Banner'
 import { Icon } from '../ui/icons'
 import { cellValueOf, FieldCell, isNumericCell } from './FieldCell'
-import { FilterChips } from './FilterChips'
+import { FilterChips, ViewFilterChips } from './FilterChips'
 import { SkeletonRows } from './ListSkeleton'
 import { Pagination } from '../ui/Pagination'
 import { isPageSize, pageSizes, useListController, type ListController } from './useListController'
@@ -291,6 +291,7 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
             </Suspense>
           )}
         </div>
+        <ViewFilterChips entity={entity} />
         <FilterChips
           entity={entity}
           filters={controller.activeFilters}

@@ -42,7 +42,36 @@ export function rememberedListView(listPath: string): ListSearchParams {
   return search && typeof search === 'object' ? search : {}
 }
 
-/** Where to return to an entity's list: `{ to, search }` for a Link or `navigate`. */
-export function listReturn(entity: Pick<AnyEntity, 'ui'>): { to: string; search: ListSearchParams } {
-  return { to: entity.ui.listPath, search: rememberedListView(entity.ui.listPath) }
+const ORIGIN_KEY = 'list_origins'
+const origins = new Map<string, string>()
+
+/** Called by a list as it is shown: the entity's records opened from here return here (a view of it, or its own list). */
+export function rememberListOrigin(entityName: string, listPath: string): void {
+  origins.set(entityName, listPath)
+  try {
+    const all = JSON.parse(globalThis.sessionStorage?.getItem(ORIGIN_KEY) ?? '{}') as Record<string, string>
+    if (all[entityName] !== listPath) globalThis.sessionStorage?.setItem(ORIGIN_KEY, JSON.stringify({ ...all, [entityName]: listPath }))
+  } catch {
+    /* storage refused: remembered for this page's life */
+  }
+}
+
+function listOrigin(entityName: string): string | undefined {
+  try {
+    const stored = (JSON.parse(globalThis.sessionStorage?.getItem(ORIGIN_KEY) ?? '{}') as Record<string, unknown>)[entityName]
+    if (typeof stored === 'string') return stored
+  } catch {
+    /* fall back to what this page remembers */
+  }
+  return origins.get(entityName)
+}
+
+/**
+ * Where to return to an entity's list: `{ to, search }` for a Link or `navigate` — the list
+ * view the user came from (a view of the entity, or its own list), as they left it.
+ */
+export function listReturn(entity: Pick<AnyEntity, 'ui' | 'name' | 'views'>): { to: string; search: ListSearchParams } {
+  const origin = listOrigin(entity.name)
+  const to = origin && (origin === entity.ui.listPath || Object.values(entity.views ?? {}).some((v) => v.ui.listPath === origin)) ? origin : entity.ui.listPath
+  return { to, search: rememberedListView(to) }
 }

@@ -7,7 +7,7 @@ import { deleteRecord, deleteRecords, labelOf, type AnyEntity, type ListParams, 
 import { entityKeys, useEntityList } from '../queries'
 import { showAlert } from '../ui/notifications'
 import { useDebouncedValue } from '../useDebouncedValue'
-import { rememberListView } from './list-return'
+import { rememberListOrigin, rememberListView } from './list-return'
 import { filterParamsOf, listViewOf, searchOfView, withFilters, type FilterParam, type ListView, type PageSize } from './list-search'
 
 export { isPageSize, pageSizes, type PageSize } from './list-search'
@@ -57,8 +57,9 @@ export function useListController(entity: AnyEntity) {
   const searchKey = JSON.stringify(search)
   const filterParams = useMemo(() => filterParamsOf(entity), [entity])
 
-  // The form returns to the list as it was left.
+  // The form returns to the list as it was left (this one: a view of the entity, or its own list).
   useEffect(() => rememberListView(entity.ui.listPath, search), [entity.ui.listPath, searchKey])
+  useEffect(() => rememberListOrigin(entity.name, entity.ui.listPath), [entity.name, entity.ui.listPath])
 
   const viewNow = useRef(view)
   viewNow.current = view
