@@ -127,6 +127,8 @@ describe('voucher entry', () => {
     await user.clear(amountInput('Debit', 3))
     await user.type(amountInput('Debit', 3), '50.50')
     expect(screen.getByTestId('balance')).toHaveTextContent('Balanced')
+    // A message that no longer applies goes away as the lines are fixed.
+    await waitFor(() => expect(screen.queryByText(/must be equal/)).toBeNull())
     await user.type(screen.getByRole('textbox', { name: 'Details' }), 'November rent')
     await user.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(sent).toHaveLength(1))

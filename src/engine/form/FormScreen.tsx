@@ -118,6 +118,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         isDisabled={!canSave}
         widgets={controller.widgets}
         balance={entity.rules.find((rule) => rule.kind?.balanced.lines === name)?.kind?.balanced}
+        revalidate={form.trigger}
       />
     ) : (
       <FieldRow

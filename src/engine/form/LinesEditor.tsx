@@ -30,6 +30,8 @@ type Props = {
   widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>
   /** The document's rule that the lines balance (`rules.balanced`): shown live under them. */
   balance?: { readonly debit: string; readonly credit: string }
+  /** Judges the lines again (the form's `trigger`): after a save was tried, rules over the lines follow each change. */
+  revalidate?: (name: string) => Promise<boolean>
 }
 
 const cellInput = 'min-w-44'
@@ -97,7 +99,7 @@ export function LineCell({ name, field, label, control, knownLabels, isSubmitted
   )
 }
 
-export function LinesEditor({ name, field, labelKey, control, storedLabels, isDisabled = false, widgets, balance }: Props) {
+export function LinesEditor({ name, field, labelKey, control, storedLabels, isDisabled = false, widgets, balance, revalidate }: Props) {
   const { t } = useTranslation()
   const format = useFormat()
   const tableId = useId()
@@ -111,6 +113,12 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
   const { errors, isSubmitted } = useFormState({ control, name })
   const listError = (errors[name] as { root?: { message?: string }; message?: string } | undefined)?.root?.message ?? (errors[name] as { message?: string } | undefined)?.message
   const totals = totalledColumns(field.lines!, [...inputs, ...outputs])
+  // Once a save was tried, a message about the lines together (the difference of two totals)
+  // follows every change of a line: one that no longer applies goes away.
+  const linesKey = JSON.stringify(watched)
+  useEffect(() => {
+    if (isSubmitted) void revalidate?.(name)
+  }, [linesKey, isSubmitted, revalidate, name])
   const labelOfColumn = (n: string) => t(line.fieldLabelKey(n))
 
   // Where the keyboard goes next, once React has drawn the lines (a new one, or one moved).
