@@ -75,6 +75,16 @@ describe('a payment voucher in the browser', () => {
     // Saved, it stays open under its number, ready to print; Save & close goes back to the list.
     await page.waitForURL((url) => /^\/apps\/accounts\/paymentvoucher\/\d+$/.test(url.pathname))
     await page.getByRole('heading', { name: /^Payment Voucher PV\d{11}$/ }).waitFor()
+    // Printed, it is the document alone: the company, the payees, the lines, the amount in words, the signatures.
+    await page.emulateMedia({ media: 'print' })
+    const printed = page.getByTestId('print-document')
+    await expect.poll(() => printed.isVisible()).toBe(true)
+    expect(await page.getByRole('form').isVisible()).toBe(false)
+    await expect.poll(() => printed.getByTestId('print-amount-words').innerText()).toBe('One thousand five hundred taka and twenty-five poisha only')
+    expect(await printed.getByTestId('print-party').innerText()).toContain('Company Purchase, Profit & Loss A/C')
+    expect(await printed.getByTestId('print-total-credit_amount').innerText()).toBe('1,500.25')
+    await page.screenshot({ path: join(shotsDir, 'voucher-print.png'), fullPage: true })
+    await page.emulateMedia({ media: 'screen' })
     await page.getByRole('button', { name: 'Save & close', exact: true }).click()
     await page.waitForURL((url) => url.pathname === '/apps/accounts/paymentvouchers')
 

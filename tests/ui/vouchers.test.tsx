@@ -224,7 +224,7 @@ describe('voucher entry', () => {
     expect(within(printed).getByText('Head Office')).toBeInTheDocument()
     expect(within(printed).getByTestId('print-party')).toHaveTextContent('Paid to:Office Rent, Electricity')
     expect(within(printed).getByTestId('print-total-debit_amount')).toHaveTextContent('750.50')
-    expect(await within(printed).findByText('seven hundred and fifty taka and fifty poisha only')).toBeInTheDocument()
+    expect(await within(printed).findByText('Seven hundred and fifty taka and fifty poisha only')).toBeInTheDocument()
 
     await user.clear(amountInput('Debit', 1))
     await user.type(amountInput('Debit', 1), '699.99')

@@ -27,7 +27,8 @@ function Company() {
   const site = list.data?.rows[0]
   if (!site) return null
   const name = String(site.site_name || site.title || '')
-  const contacts = [site.site_address, site.phone, site.email].filter((v) => typeof v === 'string' && v !== '')
+  const address = typeof site.address === 'string' && site.address !== '' ? site.address : site.site_address
+  const contacts = [site.phone, site.email].filter((v) => typeof v === 'string' && v !== '')
   return (
     <div className="flex items-start gap-4">
       {typeof site.logo === 'string' && site.logo !== '' && <img src={site.logo} alt="" className="h-14 w-auto" />}
@@ -35,7 +36,7 @@ function Company() {
         <p className="text-xl font-semibold" data-testid="print-company">
           {name}
         </p>
-        {typeof site.address === 'string' && <p>{site.address}</p>}
+        {typeof address === 'string' && <p className="whitespace-pre-line">{address}</p>}
         {contacts.length > 0 && <p>{contacts.join(' · ')}</p>}
       </div>
     </div>

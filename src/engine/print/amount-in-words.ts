@@ -19,5 +19,7 @@ export async function amountInWords(amount: string, language: Language, t: (key:
   const [whole = '0', fraction = ''] = amount.replace(/^-/, '').split('.')
   const minor = Number(fraction.padEnd(2, '0').slice(0, 2))
   const wholeWords = toCardinal(BigInt(whole || '0'))
-  return minor === 0 ? t('print.words_whole', { whole: wholeWords }) : t('print.words_fraction', { whole: wholeWords, fraction: toCardinal(minor) })
+  const words = minor === 0 ? t('print.words_whole', { whole: wholeWords }) : t('print.words_fraction', { whole: wholeWords, fraction: toCardinal(minor) })
+  // A sentence starts with a capital, where the script has one.
+  return words.charAt(0).toLocaleUpperCase(language) + words.slice(1)
 }
