@@ -9,7 +9,7 @@ import { checkRegistry, entities as registeredEntities, reports as registeredRep
 import { genericRoutes, type Entity, type Fields, type Report } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
 import type { ThrottleOptions } from './auth/throttle'
-import { DEMO_ADMIN } from './db/demo/seed'
+import { DEMO_ADMIN } from './demo/seed'
 import type { Db } from './db/types'
 import { accountingModule } from './domain/accounting'
 import { catalogueModule } from './domain/catalogue'
