@@ -24,7 +24,7 @@ export default defineConfig({
           groups: [
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|i18next|react-i18next|use-sync-external-store|jose|tiny-invariant|tiny-warning|cookie-es|seroval[^\\/]*)[\\/]|src[\\/](auth[\\/]session|engine[\\/]ui[\\/]notifications|engine[\\/]api-error)\.ts$/,
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|i18next|react-i18next|use-sync-external-store|jose|tiny-invariant|tiny-warning|cookie-es|seroval[^\\/]*)[\\/]|src[\\/](auth[\\/]session|engine[\\/]ui[\\/]notifications|engine[\\/]api-error|engine[\\/]api-session)\.ts$/,
             },
             {
               // The signed-in shell in its default state (layout 1) and what every signed-in
@@ -33,7 +33,7 @@ export default defineConfig({
               // after a sign-in it was read before it was set); the other layouts, navbar styles
               // and panels stay in their own chunks.
               name: 'shell',
-              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|LanguageItems|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes)|modules[\\/][a-z-]+[\\/]screens)\.tsx?$/,
+              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavbarToggle|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|LanguageItems|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|shortcuts|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|access-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes|SessionAccess)|modules[\\/][a-z-]+[\\/]screens)\.tsx?$/,
             },
           ],
         },

@@ -44,7 +44,7 @@ export type ListAs = 'label' | 'id'
 /** The rules whose message a field may replace with its own i18n key (`messages`). */
 export type MessageRule =
   | 'required' | 'invalid' | 'text' | 'max_length' | 'min_length' | 'email' | 'phone' | 'url'
-  | 'integer' | 'min_value' | 'max_value' | 'decimal' | 'boolean' | 'date' | 'datetime'
+  | 'integer' | 'min_value' | 'max_value' | 'above_value' | 'decimal' | 'boolean' | 'date' | 'datetime'
   | 'choice' | 'ref' | 'refs' | 'file' | 'json' | 'lines' | 'line_id'
   | 'future_date' | 'postal_code' | 'not_within'
 
@@ -146,6 +146,8 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly min?: number
   readonly max?: number
   readonly minDecimal?: string
+  /** An exclusive lower bound of a decimal (`gt`): the value must be above it. */
+  readonly gtDecimal?: string
   readonly precision?: number
   readonly scale?: number
   readonly options?: readonly string[]
@@ -365,7 +367,26 @@ export function parseDecimal(v: unknown, precision: number, scale: number): stri
   return /^0(\.0*)?$/.test(out) ? out : sign + out
 }
 
-export function decimal<const O extends Common<string> & { precision?: number; scale?: number; money?: boolean; min?: string }>(
+/** Compares two decimal strings exactly (no float): negative, zero or positive. */
+export function compareDecimals(a: string, b: string): number {
+  const parts = (v: string) => {
+    const negative = v.startsWith('-')
+    const [whole, frac = ''] = v.replace(/^-/, '').split('.')
+    return { negative, whole: whole!.replace(/^0+(?=\d)/, ''), frac }
+  }
+  const [x, y] = [parts(a), parts(b)]
+  const scale = Math.max(x.frac.length, y.frac.length)
+  const big = (p: ReturnType<typeof parts>) => BigInt(`${p.negative ? '-' : ''}${p.whole}${p.frac.padEnd(scale, '0')}`)
+  const d = big(x) - big(y)
+  return d < 0n ? -1 : d > 0n ? 1 : 0
+}
+
+/**
+ * A decimal number kept exactly (a string at the edges, NUMERIC in SQL). `min`: not below
+ * (a money field's `'0'`: never negative); `gt`: above it, not equal (money received: above
+ * zero — a receipt of nothing posts nothing).
+ */
+export function decimal<const O extends Common<string> & { precision?: number; scale?: number; money?: boolean; min?: string; gt?: string }>(
   o: O = {} as O,
 ) {
   const precision = o.precision ?? 20
@@ -379,10 +400,11 @@ export function decimal<const O extends Common<string> & { precision?: number; s
     precision,
     scale,
     minDecimal: o.min,
+    gtDecimal: o.gt,
   })
 }
 
-export const money = <const O extends Common<string> & { min?: string }>(o: O = {} as O) =>
+export const money = <const O extends Common<string> & { min?: string; gt?: string }>(o: O = {} as O) =>
   decimal({ ...o, precision: 20, scale: 2, money: true } as O & { precision: 20; scale: 2; money: true })
 
 // ---------------------------------------------------------------- other scalars

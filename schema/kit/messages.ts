@@ -37,6 +37,7 @@ export const validationKeys = [
   'validation.line_id',
   'validation.stale',
   'validation.id_from',
+  'validation.above_value',
 ] as const
 
 export type ValidationKey = (typeof validationKeys)[number]

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Entity, Fields, RuleContext } from './entity'
-import { INT4_MAX, normalizePhone, parseDecimal, type Field, type MessageRule, type Presence } from './fields'
+import { compareDecimals, INT4_MAX, normalizePhone, parseDecimal, type Field, type MessageRule, type Presence } from './fields'
 import { normalizers } from './normalize'
 import { todayIso } from './dates'
 
@@ -199,6 +199,10 @@ function baseOf(f: AnyField): z.ZodType {
         }
         if (minimum !== undefined && d.startsWith('-') && !minimum.startsWith('-')) {
           ctx.addIssue({ code: 'too_small', origin: 'number', minimum: Number(minimum), inclusive: true, message: m('min_value'), input: d })
+          return z.NEVER
+        }
+        if (f.gtDecimal !== undefined && compareDecimals(d, f.gtDecimal) <= 0) {
+          ctx.addIssue({ code: 'custom', message: m('above_value'), params: { min: f.gtDecimal }, input: d })
           return z.NEVER
         }
         return d

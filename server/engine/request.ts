@@ -1,4 +1,4 @@
-import { messageOfIssue, type Entity, type Fields, type Message } from '../../schema/kit'
+import { compareDecimals, messageOfIssue, type Entity, type Fields, type Message } from '../../schema/kit'
 import { instantOf, isCalendarDate, isIdText, validatorOf } from '../../schema/kit/validators'
 import { BusinessError, NotFoundError, ValidationError } from './errors'
 import type { Filter } from './list-query'
@@ -54,20 +54,6 @@ const rangeParams = (entity: Entity<string, Fields>) =>
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/
 const NUMBER = /^-?\d{1,30}(\.\d{1,30})?$/
-
-/** Compares two decimal strings exactly (no float): negative, zero or positive. */
-export function compareDecimals(a: string, b: string): number {
-  const parts = (v: string) => {
-    const negative = v.startsWith('-')
-    const [whole, frac = ''] = v.replace(/^-/, '').split('.')
-    return { negative, whole: whole!.replace(/^0+(?=\d)/, ''), frac }
-  }
-  const [x, y] = [parts(a), parts(b)]
-  const scale = Math.max(x.frac.length, y.frac.length)
-  const big = (p: ReturnType<typeof parts>) => BigInt(`${p.negative ? '-' : ''}${p.whole}${p.frac.padEnd(scale, '0')}`)
-  const d = big(x) - big(y)
-  return d < 0n ? -1 : d > 0n ? 1 : 0
-}
 
 /**
  * The contract's `search/?<field>=text`: case- and accent-insensitive contains on the

@@ -16,6 +16,7 @@ import { accountingScreens } from '../modules/accounting/screens'
 import { identityScreens } from '../modules/identity/screens'
 import { membershipScreens } from '../modules/membership/screens'
 import { paths } from './paths'
+import { SessionAccess } from './SessionAccess'
 
 /**
  * The part of the route tree behind the session — the shell and every screen in it — and
@@ -159,7 +160,9 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
           return (
             <EntitiesProvider entities={entities}>
               <ReportsProvider reports={reports}>
-                <Shell queryClient={queryClient} />
+                <SessionAccess>
+                  <Shell queryClient={queryClient} />
+                </SessionAccess>
               </ReportsProvider>
             </EntitiesProvider>
           )

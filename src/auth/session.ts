@@ -1,4 +1,5 @@
 import { notify, showSnackbar } from '../engine/ui/notifications'
+import { connectApiSession } from '../engine/api-session'
 import { endServerSession } from './logout-api'
 
 /**
@@ -257,3 +258,6 @@ function createSession() {
 export type Session = ReturnType<typeof createSession>
 
 export const session: Session = createSession()
+
+// The HTTP client sends this session's token, and a 401 of any call but the login ends it (spec §4, §8).
+connectApiSession({ token: () => session.token(), onUnauthorized: () => session.autoLogout(messages.invalidToken) })

@@ -1,9 +1,10 @@
 import ky, { type KyInstance } from 'ky'
-import { messages, session } from '../auth/session'
 import { currentLanguage } from '../i18n'
 import { ApiError, bodyOf, errorOfBody, NETWORK_ERROR_STATUS } from './api-error'
+import { apiToken, unauthorized } from './api-session'
 
 export { ApiError, bodyOf, errorOfBody, isApiError, NETWORK_ERROR_STATUS, type FieldErrors } from './api-error'
+export { apiToken, unauthorized } from './api-session'
 
 /**
  * The HTTP client. Every call sends the stored token (already `"Bearer <access>"`) and the
@@ -18,6 +19,7 @@ const client: KyInstance = ky.create({
   timeout: 30_000,
   throwHttpErrors: false,
 })
+
 
 type Query = Record<string, string | number | undefined>
 
@@ -36,7 +38,7 @@ export type RequestOptions = {
 /** Sends one request and returns the parsed JSON body; non-2xx answers throw an ApiError. */
 export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
   const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: 'application/json' }
-  const token = session.token()
+  const token = apiToken()
   if (token && !options.isLogin) headers.Authorization = token
   const searchParams: Record<string, string | number> = {}
   for (const [key, value] of Object.entries(options.searchParams ?? {})) if (value !== undefined) searchParams[key] = value
@@ -57,6 +59,6 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
   }
   const body = await bodyOf(response)
   if (response.ok) return body
-  if (response.status === 401 && !options.isLogin && !options.isTokenCheck) session.autoLogout(messages.invalidToken)
+  if (response.status === 401 && !options.isLogin && !options.isTokenCheck) unauthorized()
   throw errorOfBody(response.status, body)
 }

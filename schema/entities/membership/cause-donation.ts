@@ -1,5 +1,4 @@
 import { defineEntity, f } from '../../kit'
-import { amountAboveZero } from './amount-rule'
 
 /**
  * A signed-in user's donation to a cause (api-contract §4.5, `cause_donation/create/` with
@@ -16,13 +15,13 @@ export const causeDonation = defineEntity({
   route: { area: 'causedonation-management', list: 'causedonations' },
   fields: {
     cause: f.ref('cause', { required: true, search: true }),
-    amount: f.money({ required: true, min: '0' }),
+    // Money received is above zero: a receipt of nothing posts nothing.
+    amount: f.money({ required: true, gt: '0', messages: { above_value: 'validation.amount_above_zero' } }),
     invoice_no: f.text({ max: 50, readOnly: true, code: true, search: true }),
     ref_invoice_no: f.text({ max: 50, readOnly: true, code: true }),
   },
   listColumns: ['cause', 'amount', 'invoice_no', 'ref_invoice_no'],
   filters: ['cause', 'amount'],
-  rules: [amountAboveZero],
   posts: { as: 'receipt_voucher', number: 'invoice_no' },
   nav: { group: 'membership', icon: 'payments', order: 10 },
 })

@@ -1,5 +1,4 @@
 import { defineEntity, f } from '../../kit'
-import { amountAboveZero } from './amount-rule'
 
 /**
  * A donation, to a cause or not (api-contract §4.5). Writing it finds the donor's user by
@@ -15,7 +14,8 @@ export const donation = defineEntity({
   route: { area: 'donation-management', list: 'donations' },
   fields: {
     cause: f.ref('cause', { search: true }),
-    amount: f.money({ required: true, min: '0' }),
+    // Money received is above zero: a receipt of nothing posts nothing.
+    amount: f.money({ required: true, gt: '0', messages: { above_value: 'validation.amount_above_zero' } }),
     first_name: f.text({ max: 100, required: true, search: true }),
     last_name: f.text({ max: 100, required: true, search: true }),
     email: f.email({ required: true, search: true }),
@@ -28,7 +28,6 @@ export const donation = defineEntity({
   search: ['first_name', 'last_name', 'email'],
   listColumns: ['first_name', 'last_name', 'email', 'cause', 'amount', 'payment_method', 'invoice_no'],
   filters: ['cause', 'payment_method', 'amount'],
-  rules: [amountAboveZero],
   posts: { as: 'receipt_voucher', number: 'invoice_no' },
   nav: { group: 'membership', icon: 'payments', order: 8 },
 })

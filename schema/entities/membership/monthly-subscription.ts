@@ -1,5 +1,4 @@
 import { defineEntity, f } from '../../kit'
-import { amountAboveZero } from './amount-rule'
 
 /**
  * A member's monthly subscription (api-contract §4.5): posted as a receipt (Dr Cash, Cr the
@@ -16,7 +15,8 @@ export const monthlySubscription = defineEntity({
   route: { area: 'subscription-management', list: 'subscriptions' },
   fields: {
     member: f.ref('member', { required: true, search: true }),
-    amount: f.money({ required: true, min: '0' }),
+    // Money received is above zero: a receipt of nothing posts nothing.
+    amount: f.money({ required: true, gt: '0', messages: { above_value: 'validation.amount_above_zero' } }),
     // Set to the moment of the create (the contract's auto_now_add).
     subscription_date: f.datetime({ readOnly: true }),
     note: f.text({ multiline: true }),
@@ -25,7 +25,6 @@ export const monthlySubscription = defineEntity({
   listColumns: ['subscription_date', 'member', 'amount', 'invoice_no', 'note'],
   filters: ['member', 'subscription_date', 'amount'],
   routes: { create: 'bespoke' },
-  rules: [amountAboveZero],
   posts: { as: 'receipt_voucher', number: 'invoice_no' },
   nav: { group: 'membership', icon: 'payments', order: 4 },
 })

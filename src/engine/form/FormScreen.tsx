@@ -1,7 +1,7 @@
 import { Link, useParams } from '@tanstack/react-router'
 import { lazy, Suspense, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useAccess } from '../../auth/useAccess'
+import { useAccess } from '../access-context'
 import { isApiError } from '../api'
 import { documentOf, isBuiltInRow, isDeletableRow, isEditableIn, renderMessage } from '../../../schema/kit'
 import { labelOf, type AnyEntity, type Row } from '../entity-api'

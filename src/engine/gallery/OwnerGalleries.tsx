@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useMemo, useRef } from 'react'
-import { useAccess } from '../../auth/useAccess'
+import { useAccess } from '../access-context'
 import { useEntities } from '../entities-context'
 import type { AnyEntity, Row } from '../entity-api'
 import { galleriesOf } from './gallery-api'

@@ -1,7 +1,6 @@
 import type { Report } from '../../../schema/kit/report'
-import { messages, session } from '../../auth/session'
 import { currentLanguage } from '../../i18n'
-import { apiRequest, ApiError, bodyOf, errorOfBody, NETWORK_ERROR_STATUS } from '../api'
+import { apiRequest, apiToken, ApiError, bodyOf, errorOfBody, NETWORK_ERROR_STATUS, unauthorized } from '../api'
 import { queryOfParams } from './report-params'
 import type { ParamValue } from './report-search'
 
@@ -51,7 +50,7 @@ export async function fetchReportCsv(report: Report, params: Readonly<Record<str
   const url = new URL(`${report.api.base}/csv`, globalThis.location?.origin ?? 'http://localhost')
   for (const [name, value] of Object.entries(queryOfParams(params))) url.searchParams.set(name, value)
   const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: 'text/csv' }
-  const token = session.token()
+  const token = apiToken()
   if (token) headers.Authorization = token
   let response: Response
   try {
@@ -62,7 +61,7 @@ export async function fetchReportCsv(report: Report, params: Readonly<Record<str
   }
   if (response.ok) return response.blob()
   const body = await bodyOf(response)
-  if (response.status === 401) session.autoLogout(messages.invalidToken)
+  if (response.status === 401) unauthorized()
   throw errorOfBody(response.status, body)
 }
 

@@ -6,7 +6,7 @@ import { Logo } from '../Logo'
 import { isVisibleTo, type NavigationItem } from '../navigation'
 import { NAVBAR_FOLDED_WIDTH, NAVBAR_PANEL_STYLE_WIDTH, NAVBAR_PANEL_WIDTH } from '../settings/settings'
 import { NavigationList, useLabel } from './NavigationList'
-import { NavbarToggle } from './SideNavbar'
+import { NavbarToggle } from './NavbarToggle'
 
 /** Style-3: a column of the top-level sections; choosing one opens its panel beside it. */
 export function PanelNavbar({ items, role, isDense, isEnd, theme }: { items: readonly NavigationItem[]; role: string | null; isDense: boolean; isEnd: boolean; theme: string }) {

@@ -6,7 +6,8 @@ import { Logo } from '../Logo'
 import type { NavigationItem } from '../navigation'
 import { NAVBAR_FOLDED_WIDTH, NAVBAR_WIDTH, type Settings } from '../settings/settings'
 import { NavigationList } from './NavigationList'
-import { setFoldedOpen, setMobileOpen, toggleNavbar, useIsMobile, useNavbarState } from './navbar-state'
+import { setFoldedOpen, setMobileOpen, useIsMobile, useNavbarState } from './navbar-state'
+import { NavbarToggle } from './NavbarToggle'
 
 /**
  * The side navbar of layout 1 in its states (spec §4, §9): style-1 open at 280 px;
@@ -18,15 +19,6 @@ import { setFoldedOpen, setMobileOpen, toggleNavbar, useIsMobile, useNavbarState
 const PanelNavbar = lazy(() => import('./PanelNavbar').then((m) => ({ default: m.PanelNavbar })))
 
 type NavbarProps = { items: readonly NavigationItem[]; role: string | null; settings: Settings }
-
-export function NavbarToggle({ className = '' }: { className?: string }) {
-  const { t } = useTranslation()
-  return (
-    <button type="button" onClick={() => toggleNavbar()} className={`rounded-md p-2 hover:bg-th-hover ${className}`} aria-label={t('toolbar.toggle_navigation')} data-testid="navbar-toggle">
-      <Icon name="menu" className="size-5" />
-    </button>
-  )
-}
 
 function Brand({ isCompact }: { isCompact: boolean }) {
   const { t } = useTranslation()

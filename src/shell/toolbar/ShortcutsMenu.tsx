@@ -1,37 +1,12 @@
 import { Link } from '@tanstack/react-router'
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { navigationEntries } from '../../../schema/navigation'
-import { useEntities, useReports } from '../../engine/entities-context'
 import { Icon } from '../../engine/ui/icons'
 import { toolbarButtonClass } from '../DropdownMenu'
 import { flattenNavigation, labelOf, type NavigationItem } from '../navigation'
-import { resolveShortcuts } from '../settings/settings'
-import { useSettings } from '../settings/store'
+import { usePinnedShortcuts, type ShortcutEntry } from './shortcuts'
 
 const ShortcutsPanel = lazy(() => import('./ShortcutsPanel').then((m) => ({ default: m.ShortcutsPanel })))
-
-export type ShortcutEntry = { id: string; title: string; url: string; icon?: NavigationItem['icon'] }
-
-/** The registry's shortcuts (`nav.shortcut`): a new user's pins, by menu id. */
-export function useRegistryShortcuts(): readonly string[] {
-  const entities = useEntities()
-  const reports = useReports()
-  return useMemo(
-    () =>
-      navigationEntries(entities, reports)
-        .filter((e) => e.isShortcut)
-        .map((e) => e.menuId),
-    [entities, reports],
-  )
-}
-
-/** The pinned item ids: the user's own, or the registry's until they pin or unpin one. */
-export function usePinnedShortcuts(): readonly string[] {
-  const { shortcuts } = useSettings()
-  const registryShortcuts = useRegistryShortcuts()
-  return resolveShortcuts(shortcuts, registryShortcuts)
-}
 
 /**
  * The shortcuts (spec §2): the pinned pages as icons, and the star menu with a search

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Icon } from '../../engine/ui/icons'
 import { searchNavigation } from '../navigation'
 import { toggleShortcut } from '../settings/store'
-import { usePinnedShortcuts, useRegistryShortcuts, type ShortcutEntry } from './ShortcutsMenu'
+import { usePinnedShortcuts, useRegistryShortcuts, type ShortcutEntry } from './shortcuts'
 
 /** The star menu's panel: the search over apps and pages, pin and unpin (loaded on first open). */
 export function ShortcutsPanel({ entries, panelId, close }: { entries: readonly ShortcutEntry[]; panelId: string; close: () => void }) {

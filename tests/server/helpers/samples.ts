@@ -219,6 +219,7 @@ export function badCases(field: AnyField): BadCase[] {
       add(`more than ${scale} decimal places`, `1.${'1'.repeat(scale + 1)}`, 'validation.decimal')
       add(`more than ${precision - scale} digits before the point`, '9'.repeat(precision - scale + 1), 'validation.decimal')
       add('letters', 'abc', 'validation.decimal')
+      if (field.gtDecimal !== undefined) add(`not above ${field.gtDecimal}`, field.gtDecimal, 'validation.above_value')
       break
     }
     case 'boolean':

@@ -1,0 +1,18 @@
+/**
+ * Whose calls the HTTP client makes: the session's token, and what a 401 does (the session
+ * ends). The session connects itself (src/auth/session.ts) — a port of its own, so that the
+ * sign-in screen does not load the client, and the engine knows no sign-in of its own.
+ */
+export type ApiSession = { token: () => string | null; onUnauthorized: () => void }
+
+let apiSession: ApiSession = { token: () => null, onUnauthorized: () => {} }
+
+export function connectApiSession(connected: ApiSession): void {
+  apiSession = connected
+}
+
+/** The token calls are made with (`"Bearer <access>"`). */
+export const apiToken = (): string | null => apiSession.token()
+
+/** What a 401 does: the session ends. */
+export const unauthorized = (): void => apiSession.onUnauthorized()
