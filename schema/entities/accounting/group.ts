@@ -1,6 +1,5 @@
 import { defineEntity, f } from '../../kit'
-import { headRules } from './head-rules'
-import { natureFields } from './nature'
+import { chartNode, chartNodeFields } from './chart-node'
 
 /**
  * A group of the chart of accounts (api-contract §4.6): under a primary group or another
@@ -17,15 +16,9 @@ export const group = defineEntity({
     // Capitalised, not Title Case (the contract's): Title would rewrite the seeded names on
     // their next save ("Misc. Expenses (ASSETS)", "Cash-in-Hand", "Loans and Advances (Assets)").
     name: f.text({ max: 200, required: true, unique: true, search: true, normalize: 'capitalize' }),
-    head_group: f.ref('group'),
-    head_primarygroup: f.ref('primary_group'),
-    is_deletable: f.boolean({ default: true, readOnly: true }),
     is_primary: f.boolean({ default: false }),
-    is_default: f.boolean({ default: false }),
-    ...natureFields,
+    ...chartNodeFields,
   },
-  rules: headRules,
-  builtIn: { field: 'is_deletable', values: [false], message: 'detail.chart_seed_undeletable' },
-  filters: ['head_group', 'head_primarygroup'],
+  ...chartNode,
   nav: { group: 'accounting', icon: 'category', order: 2 },
 })

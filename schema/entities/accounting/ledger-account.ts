@@ -1,6 +1,5 @@
 import { defineEntity, f } from '../../kit'
-import { headRules } from './head-rules'
-import { natureFields } from './nature'
+import { chartNode, chartNodeFields } from './chart-node'
 
 /**
  * A ledger account (api-contract §4.6): what vouchers post to. `ledger_type` and
@@ -20,16 +19,10 @@ export const ledgerAccount = defineEntity({
     name: f.text({ max: 100, required: true, search: true, normalize: 'capitalize' }),
     ledger_type: f.text({ max: 30, normalize: 'lower_snake' }),
     reference_id: f.text({ max: 100 }),
-    head_group: f.ref('group'),
-    head_primarygroup: f.ref('primary_group'),
-    is_deletable: f.boolean({ default: true, readOnly: true }),
-    is_default: f.boolean({ default: false }),
-    ...natureFields,
+    ...chartNodeFields,
     // Under Cash-in-Hand or Bank Accounts: where a payment's money leaves and a receipt's enters (filled on read).
     is_cash_bank: f.boolean({ virtual: true, compute: () => false, sortable: false }),
   },
-  rules: headRules,
-  builtIn: { field: 'is_deletable', values: [false], message: 'detail.chart_seed_undeletable' },
-  filters: ['head_group', 'head_primarygroup'],
+  ...chartNode,
   nav: { group: 'accounting', icon: 'account_balance', order: 3 },
 })
