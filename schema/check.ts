@@ -1,5 +1,5 @@
 import type { Entity, Fields, Report } from './kit'
-import { documentOf, genericRoutes, isFilterable, validationKeys } from './kit'
+import { documentOf, genericRoutes, isFilterable, treeFieldsOf, validationKeys } from './kit'
 import { materialIcons, navGroups, navigationEntries, type MaterialIcon } from './navigation'
 
 const isMaterialIcon = (name: string): name is MaterialIcon => (materialIcons as readonly string[]).includes(name)
@@ -55,6 +55,10 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     keys.add(`${e.labelKey}.one`)
     keys.add(`${e.labelKey}.other`)
     fieldKeys(keys, e.fields, e.fieldLabelKey)
+    for (const [, field] of treeFieldsOf(e)) {
+      keys.add(field.messages?.tree_cycle ?? 'validation.tree_cycle')
+      if (field.maxDepth) for (const rule of ['tree_depth', 'tree_subtree_depth'] as const) keys.add(field.messages?.[rule] ?? `validation.${rule}`)
+    }
     for (const rule of [...e.rules, ...(e.rowsPerLine?.lineRules ?? [])]) keys.add(rule.message)
     if (e.rowsPerLine) keys.add(`field.${e.rowsPerLine.lines}`)
     for (const view of Object.values(e.views)) keys.add(view.label)
@@ -210,6 +214,11 @@ export function checkRegistry(
     problems.push(...numberingProblems(byName, e))
     if (e.rowsPerLine) problems.push(...rowsPerLineProblems(byName, e, e.rowsPerLine))
     problems.push(...withinProblems(byName, e))
+    for (const [name, field] of Object.entries(e.fields)) {
+      if (field.maxDepth === undefined) continue
+      if (!treeFieldsOf(e).some(([tree]) => tree === name)) problems.push({ entity: e.name, field: name, message: `maxDepth is for a reference of '${e.name}' to itself (a tree)` })
+      else if (!Number.isInteger(field.maxDepth) || field.maxDepth < 1) problems.push({ entity: e.name, field: name, message: 'maxDepth must be a whole number of levels, 1 or more' })
+    }
     // The first segments the entity's routes already use: an action named so would shadow one.
     const paths = new Set<string>([...genericRoutes, ...e.extraRoutes.map((r) => r.path), ...Object.keys(e.routeAliases).map((a) => a.split('/')[0]!), ...(e.gallery ? ['reorder'] : []), ...(e.rowsPerLine ? ['document'] : [])])
     if (e.gallery) problems.push(...galleryProblems(e, e.gallery))

@@ -19,6 +19,7 @@ import { identityModule } from './domain/identity'
 import { workspaceModule } from './domain/workspace'
 import { hookRegistry, type HookRegistry } from './engine/hooks'
 import { postingHooks } from './engine/posting'
+import { treeHooks } from './engine/tree'
 import type { DomainModule, ModuleDeps } from './engine/modules'
 import { registerReportRoutes, type ReportRun } from './engine/reports'
 import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './engine/routes'
@@ -135,7 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     postingOf: new Map(modules.flatMap((m) => Object.entries(m.postings ?? {}))),
     hooks: () => hooks,
   })
-  hooks = hookRegistry([...modules.flatMap((m) => Object.entries(m.hooks ?? {})), ...postings])
+  // Trees are judged first: a row that cannot be stored there needs no module's side effect.
+  hooks = hookRegistry([...treeHooks(entities), ...modules.flatMap((m) => Object.entries(m.hooks ?? {})), ...postings])
   const actions: ActionRegistry = new Map(
     entities.map((e) => [e.name, Object.assign({}, ...modules.map((m) => m.actions?.[e.name] ?? {})) as Record<string, ActionHandler>]),
   )

@@ -672,6 +672,10 @@ export function storageOf(entity: Entity<string, Fields>, field: string): Entity
 }
 
 /** The table rows of the entity start from: the parent's (which holds id and the audit columns) or its own. */
+/** The references of `entity` to itself (a parent): each keeps a tree (see `f.ref`'s `maxDepth`). */
+export const treeFieldsOf = (entity: Entity<string, Fields>): Array<[string, AnyField]> =>
+  Object.entries(entity.fields).filter(([, field]) => field.kind === 'ref' && field.ref?.target === entity.name && !field.isVirtual)
+
 export const rootOf = (entity: Entity<string, Fields>): Entity<string, Fields> => entity.parent ?? entity
 
 /** Fields a response carries: every field but the write-only ones (passwords, confirmations). */

@@ -47,6 +47,7 @@ export type MessageRule =
   | 'integer' | 'min_value' | 'max_value' | 'above_value' | 'decimal' | 'boolean' | 'date' | 'datetime'
   | 'choice' | 'ref' | 'refs' | 'file' | 'json' | 'lines' | 'line_id'
   | 'future_date' | 'postal_code' | 'not_within'
+  | 'tree_cycle' | 'tree_depth' | 'tree_subtree_depth'
 
 /** Own messages of a field, by rule: i18n keys under `validation.` (the registry check verifies them). */
 export type FieldMessages = { readonly [R in MessageRule]?: `validation.${string}` }
@@ -154,6 +155,8 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   /** A workflow's status: the chip colour of each state (cell `status`). */
   readonly tones?: Readonly<Record<string, Tone>>
   readonly ref?: { readonly target: string; readonly onDelete: OnDelete }
+  /** A reference of an entity to itself keeps a tree: at most this many levels (see `ref`). */
+  readonly maxDepth?: number
   readonly normalize?: Normalizer
   readonly accept?: readonly string[]
   readonly maxBytes?: number
@@ -451,8 +454,11 @@ export function choice<const T extends readonly [string, ...string[]], const O e
  * `within: { city: 'city' }` limits it to target rows whose `city` is this record's `city`.
  * Deleting the referenced row is refused while this row refers to it, unless `onDelete`
  * says otherwise (`setNull`, `cascade`).
+ * A reference of an entity to itself (a parent) keeps a tree: the server refuses a row under
+ * itself or one of its descendants (`tree_cycle`), and with `maxDepth` a row deeper than that
+ * many levels (`tree_depth`) or a move pushing its descendants deeper (`tree_subtree_depth`).
  */
-export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: ListAs; within?: Readonly<Record<string, string>> }>(target: string, o: O = {} as O) {
+export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: ListAs; within?: Readonly<Record<string, string>>; maxDepth?: number }>(target: string, o: O = {} as O) {
   return field<number, O>(o, {
     kind: 'ref',
     widget: 'ref-select',
@@ -461,6 +467,7 @@ export function ref<const O extends Common<number> & { onDelete?: OnDelete; list
     ref: { target, onDelete: o.onDelete ?? 'restrict' },
     listAs: o.listAs,
     within: o.within,
+    maxDepth: o.maxDepth,
   })
 }
 

@@ -38,6 +38,9 @@ export const validationKeys = [
   'validation.stale',
   'validation.id_from',
   'validation.above_value',
+  'validation.tree_cycle',
+  'validation.tree_depth',
+  'validation.tree_subtree_depth',
 ] as const
 
 export type ValidationKey = (typeof validationKeys)[number]

@@ -188,6 +188,18 @@ export const memo = defineEntity({
   scope: (caller) => (caller.isAdmin ? null : { created_by: caller.id }),
 })
 
+/** Shelves within shelves, two levels at most: a tree kept by the engine, in its own words. */
+export const shelf = defineEntity({
+  name: 'shelf',
+  module: 'test',
+  listKey: 'shelves',
+  route: { area: 'shelf-management', list: 'shelves' },
+  fields: {
+    name: f.text({ max: 50, required: true, search: true }),
+    parent: f.ref('shelf', { maxDepth: 2 }),
+  },
+})
+
 export const gadgetSales = defineReport({
   name: 'gadget_sales',
   module: 'test',
@@ -209,7 +221,7 @@ export const gadgetSales = defineReport({
   nav: { group: 'reports', icon: 'assessment', order: 1 },
 })
 
-export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, deliveryNote, branchNote, memo]
+export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, deliveryNote, branchNote, memo, shelf]
 export const throwawayReports = [gadgetSales]
 
 /** The labels an author adds with these: entity, action and report names, and the status options. */
@@ -222,6 +234,7 @@ export const throwawayCatalogue: Record<string, Catalogue> = {
     stock_transfer_line: { one: 'Stock transfer line', other: 'Stock transfer lines' },
     delivery_note: { one: 'Delivery note', other: 'Delivery notes' },
     branch_note: { one: 'Branch note', other: 'Branch notes' },
+    shelf: { one: 'Shelf', other: 'Shelves' },
   },
   view: {
     stock_transfer: { drafts: 'Draft transfers', moving: 'Transfers in motion' },

@@ -3,7 +3,7 @@ import { chartNode, chartNodeFields } from './chart-node'
 
 /**
  * A group of the chart of accounts (api-contract §4.6): under a primary group or another
- * group, never its own ancestor (server/domain/accounting/rules.ts). The 31 seeded groups
+ * group, never its own ancestor (the engine keeps a self-reference a tree). The 31 seeded groups
  * have `is_deletable` false and cannot be deleted.
  */
 export const group = defineEntity({
@@ -18,6 +18,7 @@ export const group = defineEntity({
     name: f.text({ max: 200, required: true, unique: true, search: true, normalize: 'capitalize' }),
     is_primary: f.boolean({ default: false }),
     ...chartNodeFields,
+    head_group: f.ref('group', { messages: { tree_cycle: 'validation.group_cycle' } }),
   },
   ...chartNode,
   nav: { group: 'accounting', icon: 'category', order: 2 },

@@ -2,9 +2,9 @@ import { defineEntity, f } from '../../kit'
 
 /**
  * A product category (api-contract §4.8), in three levels: a parent category (no parent), a
- * sub category (its parent is a parent category) and a sub-sub category. The level limit and
- * the no-cycle rule need the stored tree, so the server judges them
- * (server/domain/catalogue/category-tree.ts), as it serves the contract's three level lists.
+ * sub category (its parent is a parent category) and a sub-sub category: the parent is a
+ * tree of at most three levels (`maxDepth`), kept by the engine against the stored tree, and
+ * the module serves the contract's three level lists.
  */
 export const category = defineEntity({
   name: 'category',
@@ -18,8 +18,13 @@ export const category = defineEntity({
     icon: f.image({ hideInList: true }),
     image: f.image(),
     // The contract cascades: deleting a category deletes its sub categories, each through the
-    // engine (its audit entry, its images released; server/domain/catalogue/category-tree.ts).
-    parent: f.ref('category', { onDelete: 'cascade', label: 'field.parent_category' }),
+    // engine (its audit entry, its images released).
+    parent: f.ref('category', {
+      onDelete: 'cascade',
+      label: 'field.parent_category',
+      maxDepth: 3,
+      messages: { tree_cycle: 'validation.category_cycle', tree_depth: 'validation.category_too_deep', tree_subtree_depth: 'validation.category_subtree_too_deep' },
+    }),
     is_active: f.boolean({ default: true }),
     is_top_category: f.boolean({ default: false }),
     show_on_homepage: f.boolean({ default: false }),

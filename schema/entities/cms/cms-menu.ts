@@ -15,7 +15,7 @@ export const cmsMenu = defineEntity({
   ordering: 'position',
   fields: {
     name: f.text({ max: 255, required: true, search: true }),
-    parent: f.ref('cms_menu', { label: 'field.parent' }),
+    parent: f.ref('cms_menu', { label: 'field.parent', messages: { tree_cycle: 'validation.cms_menu_cycle' } }),
     position: f.integer({ unique: true, min: 0 }),
   },
   nav: { group: 'content-management', icon: 'menu', order: 1, label: 'nav.cms_menus' },

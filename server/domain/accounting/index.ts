@@ -7,7 +7,6 @@ import { autoLedgerHooks } from './auto-ledger'
 import { seedChart } from './chart-seed'
 import { natureHooks, primaryGroupNature } from './nature'
 import { ledgerReportRows } from './ledger-report'
-import { groupRules } from './rules'
 import { trialBalanceRows } from './trial-balance'
 import { registerVoucherRoutes } from './voucher-routes'
 import { generalLedger } from './general-ledger'
@@ -28,7 +27,7 @@ export function accountingModule(): DomainModule {
     name: 'accounting',
     hooks: {
       primary_group: primaryGroupNature,
-      group: { ...groupRules, ...natureHooks('group') },
+      group: natureHooks('group'),
       // Whether a ledger holds money, worked out in SQL: the vouchers' rules read it, their lists prefer such a line.
       ledger_account: { ...natureHooks('ledger_account'), facts: { is_cash_bank: (alias) => sql`${sql.ref(`${alias}.id`)} in (${cashBankLedgerIds})` } },
       ...autoLedgerHooks(entities, () => engineHooks),

@@ -7,7 +7,7 @@ import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { notFound, readList } from '../../engine/service'
-import { ancestryOf } from './category-tree'
+import { ancestryOf, treeStorageOf } from '../../engine/tree'
 
 /**
  * The contract's level lists of categories (api-contract §4.8), unpaginated, with the
@@ -28,6 +28,7 @@ export function registerCategoryRoutes(app: FastifyInstance, deps: ModuleDeps): 
   const base = entity.api.base
   const engine = { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir }
   const config = actionConfig(entity, 'LIST')
+  const tree = treeStorageOf(entity, 'parent')
 
   const list = async (request: FastifyRequest, filters: Filter[]): Promise<Row[]> => {
     const { rows } = await readList(requestContext(engine, entity, request), { filters, ordering: entity.ordering })
@@ -36,7 +37,7 @@ export function registerCategoryRoutes(app: FastifyInstance, deps: ModuleDeps): 
   /** The level of a stored category (1 for a parent category), or a 404. */
   const levelOf = async (raw: string): Promise<{ id: number; level: number }> => {
     const id = rowIdOf(entity, raw)
-    const { levels: level } = await ancestryOf(deps.db, id)
+    const { levels: level } = await ancestryOf(deps.db, tree, id)
     if (level === 0) throw notFound(entity, id)
     return { id, level }
   }

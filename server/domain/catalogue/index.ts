@@ -1,6 +1,5 @@
 import type { DomainModule } from '../../engine/modules'
 import { registerCategoryRoutes } from './category-routes'
-import { categoryTreeHooks } from './category-tree'
 import { registerDiscountRoutes } from './discount-routes'
 import { productImageHooks } from './product-images'
 import { registerProductOptionRoutes } from './product-options'
@@ -15,7 +14,7 @@ import { productVerificationHooks } from './product-verification'
 export function catalogueModule(): DomainModule {
   return {
     name: 'catalogue',
-    hooks: { category: categoryTreeHooks, productimage: productImageHooks, product: productVerificationHooks },
+    hooks: { productimage: productImageHooks, product: productVerificationHooks },
     routes(app, deps) {
       registerCategoryRoutes(app, deps)
       registerProductOptionRoutes(app, deps)
