@@ -4,9 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useMessagesInLanguage } from './useMessagesInLanguage'
-import { useAccess } from '../access-context'
 import { isApiError } from '../api'
-import { useEntities } from '../entities-context'
 import type { AnyField, Message } from '../../../schema/kit'
 import { createRecord, fetchRecord, labelsOf, updateRecord, type AnyEntity, type RecordLabels, type Row } from '../entity-api'
 import { errorText } from '../errors'
@@ -19,6 +17,7 @@ import { registryResolver } from './registry-resolver'
 import { listReturn } from '../list/list-return'
 import { useRefCascades } from './useRefCascades'
 import { cachedFacts } from './rule-facts'
+import { useCanPick } from '../pickable'
 
 const noChecks = (): Readonly<Record<string, Message | undefined>> => ({})
 
@@ -60,8 +59,7 @@ export function useFormController({
   const isNew = row === null
   const context: FormContext = useMemo(() => ({ entity, row, isNew }), [entity, row, isNew])
   const labelKey = useMemo(() => (field: string) => extension.labels?.[field] ?? entity.fieldLabelKey(field), [entity, extension])
-  const access = useAccess()
-  const entities = useEntities()
+  const canPick = useCanPick()
   /**
    * References whose target the user may not list: nothing to pick from. An optional one is
    * left out (a staff member's employee form has no roles to offer; the stored value stays);
@@ -70,13 +68,9 @@ export function useFormController({
   const unpickable = useMemo(
     () =>
       new Set(
-        entity.fieldNames.filter((name) => {
-          const field = entity.fields[name]!
-          const target = field.kind === 'ref' && field.ref ? entities.find((e) => e.name === field.ref!.target) : undefined
-          return target !== undefined && !access.can(target.permissions.LIST)
-        }),
+        entity.fieldNames.filter((name) => !canPick(entity.fields[name]!)),
       ),
-    [entity, entities, access],
+    [entity, canPick],
   )
   const hidden = useMemo(() => {
     // Read-only fields are the server's to set (`last_login`): nothing to enter.

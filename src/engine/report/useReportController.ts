@@ -5,15 +5,14 @@ import { useForm, type Resolver } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { useMessagesInLanguage } from '../form/useMessagesInLanguage'
 import type { Report } from '../../../schema/kit/report'
-import { useAccess } from '../access-context'
 import { isApiError } from '../api'
-import { useEntities } from '../entities-context'
 import { errorText } from '../errors'
 import type { FormValues, SubmitValues } from '../form/form-values'
 import { showAlert } from '../ui/notifications'
 import { fetchReport, fetchReportCsv, saveFile, type ReportPage, type ReportRow } from './report-api'
 import { checkParams, formValuesOf, paramsKey } from './report-params'
 import { DEFAULT_REPORT_PAGE_SIZE, searchOfReport, splitReportSearch, type ParamValue } from './report-search'
+import { useCanPick } from '../pickable'
 
 /**
  * The headless report screen (ra-core's controller): the parameters live in the address —
@@ -43,17 +42,8 @@ export function useReportController(report: Report) {
   const hasParams = Object.keys(params).length > 0
 
   // An optional reference whose target the user may not list has nothing to pick from: left out, as the form does.
-  const access = useAccess()
-  const entities = useEntities()
-  const fieldNames = useMemo(
-    () =>
-      report.paramNames.filter((name) => {
-        const field = report.params[name]!
-        const target = field.ref && !field.isRequired ? entities.find((e) => e.name === field.ref!.target) : undefined
-        return target === undefined || access.can(target.permissions.LIST)
-      }),
-    [report, entities, access],
-  )
+  const canPick = useCanPick()
+  const fieldNames = useMemo(() => report.paramNames.filter((name) => report.params[name]!.isRequired || canPick(report.params[name]!)), [report, canPick])
 
   const addressValues = useMemo(() => formValuesOf(report, params), [report, params])
   const addressCheck = useMemo(() => checkParams(report, addressValues, t), [report, addressValues, t])

@@ -2,7 +2,8 @@ import { useId, useMemo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { f } from '../../../schema/kit'
 import { useAccess } from '../../auth/useAccess'
-import { useEntities, useEntity } from '../../engine/entities-context'
+import { useEntity } from '../../engine/entities-context'
+import { useCanPick } from '../../engine/pickable'
 import type { AnyEntity, Row } from '../../engine/entity-api'
 import { errorText } from '../../engine/errors'
 import { FieldRow } from '../../engine/form/FieldRow'
@@ -69,17 +70,9 @@ function Profile({ user, row }: { user: AnyEntity; row: Row }) {
   const { t } = useTranslation()
   const roleLabel = useRoleLabel()
   const access = useAccess()
-  const entities = useEntities()
+  const canPick = useCanPick()
   // A reference the user cannot list cannot be picked (a USER-role account lists nothing).
-  const entity = useMemo(
-    () =>
-      profileEntityOf(user, (name) => {
-        const target = user.fields[name]?.ref?.target
-        const targetEntity = target ? entities.find((e) => e.name === target) : undefined
-        return !target || (targetEntity !== undefined && access.can(targetEntity.permissions.LIST))
-      }),
-    [user, entities, access],
-  )
+  const entity = useMemo(() => profileEntityOf(user, (name) => user.fields[name] === undefined || canPick(user.fields[name]!)), [user, canPick])
   const details = useProfileDetails({ entity, row })
   const password = usePasswordChange({ entity: user, userId: row.id })
   const photo = usePhotoUpload({ entity: user, userId: row.id })
