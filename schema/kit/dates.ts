@@ -5,7 +5,10 @@
  */
 const pad = (n: number) => String(n).padStart(2, '0')
 
-/** Today as `YYYY-MM-DD` in the calendar of whoever judges: the browser's day for the form, the server's for a request. */
+/**
+ * Today (or the day of `now`) as `YYYY-MM-DD` in the calendar of whoever judges: the browser's
+ * day for the form and a day picked in its calendar, the server's for a request.
+ */
 export function todayIso(now: Date = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }

@@ -3,6 +3,7 @@ import { ar } from 'react-day-picker/locale/ar'
 import { enUS } from 'react-day-picker/locale/en-US'
 import { tr } from 'react-day-picker/locale/tr'
 import { useTranslation } from 'react-i18next'
+import { todayIso } from '../../../schema/kit/dates'
 import { directionOf, isLanguage, type Language } from '../../i18n'
 
 /**
@@ -13,8 +14,6 @@ import { directionOf, isLanguage, type Language } from '../../i18n'
  */
 const locales: Record<Language, Partial<DayPickerLocale>> = { en: enUS, tr, ar }
 
-const pad = (n: number) => String(n).padStart(2, '0')
-const isoOf = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
 
 function dateOf(iso: string): Date | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
@@ -37,7 +36,7 @@ export default function DateCalendar({ value, isNotAfterToday, onSelect }: { val
       mode="single"
       required={false}
       selected={selected}
-      onSelect={(day) => day && onSelect(isoOf(day))}
+      onSelect={(day) => day && onSelect(todayIso(day))}
       defaultMonth={selected ?? today}
       startMonth={new Date(1900, 0)}
       endMonth={endMonth}
