@@ -83,7 +83,20 @@ export function assertRegistry(entities: readonly Entity<string, Fields>[], repo
   if (problems.length > 0) throw new RegistryError(problems)
 }
 
+/** The app built and started: its modules' start-up run (seeds, syncs), its files served. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { app, start } = await assembleApp(options)
+  await start()
+  return app
+}
+
+/**
+ * The app put together without touching the database: the registry's check, every route of
+ * the engine and the modules, their wiring checked (a handler, a query, a ledger, a bespoke
+ * route each declaration needs). `start` runs the modules' start-up and serves the files;
+ * `npm run check` (server/check.ts) stops before it.
+ */
+export async function assembleApp(options: AppOptions): Promise<{ app: FastifyInstance; start: () => Promise<void> }> {
   const entities = options.entities ?? registeredEntities
   const reports = options.reports ?? registeredReports
   assertRegistry(entities, reports)
@@ -153,8 +166,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const m of modules) await m.routes?.(api, deps)
   })
   checkBespokeRoutes(entities, routeTable)
-  for (const m of modules) await m.onStart?.(deps)
-
-  await registerStaticServing(app, { mediaDir: options.mediaDir, distDir: options.distDir })
-  return app
+  const start = async () => {
+    for (const m of modules) await m.onStart?.(deps)
+    await registerStaticServing(app, { mediaDir: options.mediaDir, distDir: options.distDir })
+  }
+  return { app, start }
 }

@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { entities, reports } from '../../schema'
+import { defineEntity, f } from '../../schema/kit'
+import type { DomainModule } from '../../server/engine/modules'
+import { defaultModules } from '../../server/app'
+import { checkApp } from '../../server/check'
+import { catalogues } from '../../server/i18n'
+import { stockTransferModule } from './helpers/throwaway-module'
+import { addThrowawayLabels, gadgetOrder, stockTransfer, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
+
+let undoLabels: () => void
+beforeAll(() => {
+  undoLabels = addThrowawayLabels(catalogues)
+})
+afterAll(() => undoLabels())
+
+/** `npm run check` (issue 18 §6): what the start-up would refuse, found without a database. */
+describe('the check without a database', () => {
+  it('passes the app’s registry and modules, and runs as npm run check', async () => {
+    const result = await checkApp()
+    expect(result).toMatchObject({ entities: entities.length, reports: reports.length })
+    expect(result.routes).toBeGreaterThan(1000)
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'scripts/check.ts'], { cwd: process.cwd() })
+    expect(stdout).toMatch(/^check: \d+ entities, \d+ reports, \d+ routes — no problems$/m)
+  }, 60_000)
+
+  it('names every problem of the registry at once', async () => {
+    const broken = defineEntity({
+      name: 'unlabelled_thing', module: 'test', listKey: 'unlabelled_things', route: { area: 'thing-management', list: 'things' },
+      fields: { name: f.text({ max: 20, required: true, search: true }), owner: f.ref('nobody') },
+    })
+    const failure = checkApp({ entities: [...entities, broken] })
+    await expect(failure).rejects.toMatchObject({ name: 'RegistryError' })
+    await expect(failure).rejects.toThrow(/entity\.unlabelled_thing\.one[\s\S]*nobody|nobody[\s\S]*entity\.unlabelled_thing\.one/)
+  })
+
+  it('refuses declarations no module completes: an action without its handler, a report without its query, a posted document without its postings', async () => {
+    const stub: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
+    const withoutActions: DomainModule = { ...stub, actions: {} }
+    const withoutReports: DomainModule = { ...stub, reports: {} }
+    const registry = { entities: throwawayEntities, reports: throwawayReports }
+    await expect(checkApp({ ...registry, modules: [...defaultModules(), withoutActions, stockTransferModule] })).rejects.toThrow(`The action 'confirm' of '${gadgetOrder.name}' has no handler`)
+    await expect(checkApp({ ...registry, modules: [...defaultModules(), withoutReports, stockTransferModule] })).rejects.toThrow("The report 'gadget_sales' has no query")
+    await expect(checkApp({ ...registry, modules: [...defaultModules(), stub] })).rejects.toThrow(`'${stockTransfer.name}' posts to the general ledger, but no module says what`)
+    // Completed, the same registry passes.
+    await expect(checkApp({ ...registry, modules: [...defaultModules(), stub, stockTransferModule] })).resolves.toMatchObject({ entities: throwawayEntities.length })
+  })
+})
