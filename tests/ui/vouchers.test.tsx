@@ -241,5 +241,7 @@ describe('voucher entry', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel voucher' }))
     await waitFor(() => expect(deleted).toEqual(['9']))
     await waitFor(() => expect(router.state.location.pathname).toBe('/apps/accounts/paymentvouchers'))
+    // Said in the screen's word: a voucher is cancelled, not deleted.
+    expect(await screen.findByText('The voucher was cancelled.')).toBeInTheDocument()
   })
 })

@@ -96,7 +96,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   // An entity the server alone writes (the outbox) has no create/update route: its form only shows.
   const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE']) && entity.routes[isNew ? 'create' : 'update'] !== false && !isLocked
   const canDelete = row !== null && access.can(entity.permissions.DELETE) && entity.routes.delete !== false && isDeletableRow(entity, row)
-  const removal = useRecordDelete(entity, row, controller.allowLeaving)
+  const removal = useRecordDelete(entity, row, controller.allowLeaving, extension?.deleteWords?.done)
   const status = row && entity.workflow ? String(row[entity.workflow.field]) : null
   const one = t(`${entity.labelKey}.one`)
   const serverError = form.formState.errors.root?.server?.message

@@ -48,9 +48,10 @@ export type FormExtension = {
   panels?: readonly ComponentType<{ entity: AnyEntity; row: Row }>[]
   /**
    * The words of the form's delete where the entity's users call it something else (a
-   * voucher is cancelled: its postings are reversed), as i18n keys with the record's label.
+   * voucher is cancelled: its postings are reversed), as i18n keys with the record's label;
+   * `done` is said once it is, in place of the server's "deleted".
    */
-  deleteWords?: { label: string; title: string; confirm: string; cancel: string; text: string }
+  deleteWords?: { label: string; title: string; confirm: string; cancel: string; text: string; done?: string }
 }
 
 /** Screens a module puts in place of the generic ones, each loaded when its route is opened. */

@@ -11,7 +11,7 @@ import { showAlert } from '../ui/notifications'
  * Deleting the record a form shows: asked first (the list's confirmation, which says what
  * refers to it), then done, said in the server's words, and back to the list.
  */
-export function useRecordDelete(entity: AnyEntity, row: Row | null, beforeLeave: () => void) {
+export function useRecordDelete(entity: AnyEntity, row: Row | null, beforeLeave: () => void, doneKey?: string) {
   const { t } = useTranslation()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -20,7 +20,7 @@ export function useRecordDelete(entity: AnyEntity, row: Row | null, beforeLeave:
     mutationFn: () => deleteRecord(entity, row!.id),
     onSuccess: async (detail) => {
       setIsAsking(false)
-      showAlert({ kind: 'success', text: detail ?? t('list.deleted', { entity: t(`${entity.labelKey}.one`) }) })
+      showAlert({ kind: 'success', text: doneKey ? t(doneKey) : (detail ?? t('list.deleted', { entity: t(`${entity.labelKey}.one`) })) })
       beforeLeave()
       await queryClient.invalidateQueries({ queryKey: entityKeys.all(entity.name) })
       await navigate(listReturn(entity))

@@ -12,5 +12,5 @@ import { VoucherPostings } from './VoucherPostings'
 export const voucherForm: FormExtension = {
   widgets: { 'items.ledger': LedgerSelect },
   panels: [VoucherPostings],
-  deleteWords: { label: 'accounting.cancel_voucher', title: 'accounting.cancel_title', confirm: 'accounting.cancel_voucher', cancel: 'accounting.keep_voucher', text: 'accounting.cancel_text' },
+  deleteWords: { label: 'accounting.cancel_voucher', title: 'accounting.cancel_title', confirm: 'accounting.cancel_voucher', cancel: 'accounting.keep_voucher', text: 'accounting.cancel_text', done: 'accounting.cancelled' },
 }
