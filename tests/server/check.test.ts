@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { entities, reports } from '../../schema'
+import { checkRegistry, entities, reports } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
 import type { DomainModule } from '../../server/engine/modules'
 import { defaultModules } from '../../server/app'
@@ -35,6 +35,20 @@ describe('the check without a database', () => {
     const failure = checkApp({ entities: [...entities, broken] })
     await expect(failure).rejects.toMatchObject({ name: 'RegistryError' })
     await expect(failure).rejects.toThrow(/entity\.unlabelled_thing\.one[\s\S]*nobody|nobody[\s\S]*entity\.unlabelled_thing\.one/)
+  })
+
+  it('refuses a print layout naming what the document does not have', () => {
+    const broken = defineEntity({
+      name: 'broken_print', module: 'test', listKey: 'broken_prints', route: { area: 'brokenPrint-management', list: 'brokenPrints' },
+      fields: { name: f.text({ required: true, search: true }), value: f.integer() },
+      print: { header: ['name', 'nope' as 'name'], lines: { field: 'name', columns: ['x'] }, totals: ['name'], amount: 'value' },
+    })
+    expect(checkRegistry([...entities, broken]).filter((p) => p.entity === 'broken_print' && !p.message.includes('translation')).map((p) => p.message)).toEqual([
+      "print: header names 'nope', which is not a field",
+      "print: lines names 'name', which is not its lines",
+      "print: total 'name' is not a number column of its lines",
+      "print: amount 'value' is not a money field",
+    ])
   })
 
   it('refuses declarations no module completes: an action without its handler, a report without its query, a posted document without its postings', async () => {

@@ -98,6 +98,14 @@ export const stockTransfer = defineEntity({
     moving: { route: { area: 'transfersInMotion-management', list: 'transfers' }, filter: { status: ['draft', 'confirmed'] } },
   },
   numbering: { field: 'number', prefix: 'ST', reset: 'year' },
+  // Its printed form: the company's letterhead, the transfer, its lines and their total, its value in words, two signatures.
+  print: {
+    header: ['number', 'note', 'status'],
+    lines: { field: 'items', columns: ['gadget', 'quantity'] },
+    totals: ['quantity'],
+    amount: 'value',
+    signatures: ['print.prepared_by', 'print.approved_by'],
+  },
   // Its value moves between two ledgers when it is confirmed (a journal), and back when it is cancelled.
   posts: { as: 'journal', number: 'journal_no', on: 'confirm', reverseOn: ['cancel'], when: (transfer) => money.toMinor(transfer.value as string) > 0n },
   workflow: {

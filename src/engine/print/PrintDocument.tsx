@@ -58,7 +58,10 @@ export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) 
   const linesField = spec.lines ? entity.fields[spec.lines.field] : undefined
   const line = linesField?.lines?.entity
   const lines = spec.lines && Array.isArray(row[spec.lines.field]) ? (row[spec.lines.field] as Row[]) : []
-  const totalOf = (column: string) => money.sum(lines.map((l) => (typeof l[column] === 'string' ? (l[column] as string) : null)))
+  // A money column comes as text, a count as a number: both sum exactly as amounts.
+  const amountIn = (l: Row, column: string) => (typeof l[column] === 'string' || typeof l[column] === 'number' ? String(l[column]) : null)
+  const totalOf = (column: string) => money.sum(lines.map((l) => amountIn(l, column)))
+  const shownTotal = (column: string) => (line?.fields[column]?.kind === 'integer' ? format.integer(Number(totalOf(column))) : format.decimal(totalOf(column)))
   const amount = spec.amount === undefined ? undefined : typeof spec.amount === 'string' ? (typeof row[spec.amount] === 'string' ? (row[spec.amount] as string) : undefined) : totalOf(spec.amount.sum)
   const party = spec.party?.of(row)
   return (
@@ -103,7 +106,7 @@ export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) 
                 <td className="py-1.5">{i + 1}</td>
                 {spec.lines!.columns.map((c) => (
                   <td key={c} className={`py-1.5 ${isNumeric(line.fields[c]) ? 'text-end tabular-nums' : ''}`}>
-                    {isNumeric(line.fields[c]) && money.isZero(l[c] as string) ? '' : <FieldCell field={line.fields[c]!} value={cellValueOf(line.fields[c]!, l, c)} />}
+                    {isNumeric(line.fields[c]) && money.isZero(amountIn(l, c) ?? '0') ? '' : <FieldCell field={line.fields[c]!} value={cellValueOf(line.fields[c]!, l, c)} />}
                   </td>
                 ))}
               </tr>
@@ -117,7 +120,7 @@ export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) 
                 </th>
                 {spec.lines.columns.map((c) => (
                   <td key={c} className="py-1.5 text-end tabular-nums" data-testid={spec.totals!.includes(c) ? `print-total-${c}` : undefined}>
-                    {spec.totals!.includes(c) ? format.decimal(totalOf(c)) : null}
+                    {spec.totals!.includes(c) ? shownTotal(c) : null}
                   </td>
                 ))}
               </tr>
