@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyContextConfig, type FastifyInstance, type HTTPMethods } from 'fastify'
 import { sql } from 'kysely'
-import { checkRegistry, entities as registeredEntities, reports as registeredReports, RegistryError } from '../schema'
+import { checkRegistry, entities as registeredEntities, reports as registeredReports, RegistryError, type RegistryProblem } from '../schema'
 import { genericRoutes, type Entity, type Fields, type Report } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
 import type { ThrottleOptions } from './auth/throttle'
@@ -77,6 +77,28 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 /** The app's domain modules. */
 export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), cmsModule(), membershipModule()]
 
+/**
+ * What the registry declares and no module completes, named at once: an action without its
+ * handler (a workflow's transition needs none), a report without its query, a posted document
+ * without the ledger or its postings.
+ */
+function wiringProblems(entities: readonly Entity<string, Fields>[], reports: readonly Report[], modules: readonly DomainModule[]): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const handled = (entity: string, action: string) => modules.some((m) => m.actions?.[entity]?.[action] !== undefined)
+  for (const e of entities) {
+    for (const action of Object.values(e.actions)) {
+      if (!action.transition && !handled(e.name, action.name)) problems.push({ entity: e.name, message: `the action '${action.name}' has no handler: a domain module must give one (actions: { ${e.name}: { ${action.name}: … } })` })
+    }
+    if (!e.posts) continue
+    if (!modules.some((m) => m.ledger)) problems.push({ entity: e.name, message: "it posts to the general ledger, but no module keeps one (a DomainModule's `ledger`)" })
+    if (!modules.some((m) => m.postings?.[e.name])) problems.push({ entity: e.name, message: `it posts to the general ledger, but no module says what: give \`postings: { ${e.name}: … }\` in a DomainModule` })
+  }
+  for (const r of reports) {
+    if (!modules.some((m) => m.reports?.[r.name])) problems.push({ entity: r.name, message: `the report has no query: a domain module must give one (reports: { ${r.name}: … })` })
+  }
+  return problems
+}
+
 /** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
 export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[]): void {
   const problems = checkRegistry(entities, catalogues, reports)
@@ -142,6 +164,8 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   )
 
   const modules = options.modules ?? defaultModules(options)
+  const unwired = wiringProblems(entities, reports, modules)
+  if (unwired.length > 0) throw new RegistryError(unwired)
   // Postings run after the modules' own hooks: a record is complete (its ledger made, its invoice referred to) when it posts.
   let hooks: HookRegistry = new Map()
   const postings = postingHooks(entities, {

@@ -51,14 +51,17 @@ describe('the check without a database', () => {
     ])
   })
 
-  it('refuses declarations no module completes: an action without its handler, a report without its query, a posted document without its postings', async () => {
+  it('names at once every declaration no module completes: an action without its handler, a report without its query, a posted document without its postings', async () => {
     const stub: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
-    const withoutActions: DomainModule = { ...stub, actions: {} }
-    const withoutReports: DomainModule = { ...stub, reports: {} }
     const registry = { entities: throwawayEntities, reports: throwawayReports }
-    await expect(checkApp({ ...registry, modules: [...defaultModules(), withoutActions, stockTransferModule] })).rejects.toThrow(`The action 'confirm' of '${gadgetOrder.name}' has no handler`)
-    await expect(checkApp({ ...registry, modules: [...defaultModules(), withoutReports, stockTransferModule] })).rejects.toThrow("The report 'gadget_sales' has no query")
-    await expect(checkApp({ ...registry, modules: [...defaultModules(), stub] })).rejects.toThrow(`'${stockTransfer.name}' posts to the general ledger, but no module says what`)
+    const failure = checkApp({ ...registry, modules: [...defaultModules(), { name: 'test', actions: { gadget_order: { cancel: () => {} } } }] })
+    await expect(failure).rejects.toMatchObject({ name: 'RegistryError' })
+    const message = await failure.then(() => '', (e: Error) => e.message)
+    expect(message.split('\n').slice(1)).toEqual([
+      `  - ${gadgetOrder.name}: the action 'confirm' has no handler: a domain module must give one (actions: { gadget_order: { confirm: … } })`,
+      `  - ${stockTransfer.name}: it posts to the general ledger, but no module says what: give \`postings: { stock_transfer: … }\` in a DomainModule`,
+      "  - gadget_sales: the report has no query: a domain module must give one (reports: { gadget_sales: … })",
+    ])
     // Completed, the same registry passes.
     await expect(checkApp({ ...registry, modules: [...defaultModules(), stub, stockTransferModule] })).resolves.toMatchObject({ entities: throwawayEntities.length })
   })

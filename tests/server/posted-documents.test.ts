@@ -92,7 +92,7 @@ describe('the registry check of numbering and postings', () => {
     const connection = await freshDatabase('pglite')
     try {
       await expect(buildApp({ db: connection.db, jwtSecret: JWT_SECRET, mediaDir: '/tmp', entities: withFee, reports: throwawayReports, modules: [...defaultModules(), stub, stockTransferModule] })).rejects.toThrow(
-        "'gadget_fee' posts to the general ledger, but no module says what: give `postings: { gadget_fee: … }` in a DomainModule",
+        'gadget_fee: it posts to the general ledger, but no module says what: give `postings: { gadget_fee: … }` in a DomainModule',
       )
     } finally {
       await connection.close()
