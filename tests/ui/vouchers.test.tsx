@@ -221,6 +221,8 @@ describe('voucher entry', () => {
     // The printable document holds what is stored: the company, the payees, the amount in words.
     const printed = screen.getByTestId('print-document')
     expect(await within(printed).findByText('Dhaka Traders')).toBeInTheDocument()
+    // Its phone reads left to right whatever the document's direction.
+    expect(within(printed).getByText('+8801711000000').closest('bdi')).toHaveAttribute('dir', 'ltr')
     expect(within(printed).getByText('Head Office')).toBeInTheDocument()
     expect(within(printed).getByTestId('print-party')).toHaveTextContent('Paid to:Office Rent, Electricity')
     expect(within(printed).getByTestId('print-total-debit_amount')).toHaveTextContent('750.50')

@@ -37,7 +37,17 @@ function Company() {
           {name}
         </p>
         {typeof address === 'string' && <p className="whitespace-pre-line">{address}</p>}
-        {contacts.length > 0 && <p>{contacts.join(' · ')}</p>}
+        {/* A phone number and an e-mail read left to right, in an Arabic document too ("+880…", not "…880+"). */}
+        {contacts.length > 0 && (
+          <p>
+            {contacts.map((c, i) => (
+              <span key={String(c)}>
+                {i > 0 && ' · '}
+                <bdi dir="ltr">{String(c)}</bdi>
+              </span>
+            ))}
+          </p>
+        )}
       </div>
     </div>
   )
