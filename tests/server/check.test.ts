@@ -1,21 +1,14 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { checkRegistry, entities, reports } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
-import type { DomainModule } from '../../server/engine/modules'
 import { defaultModules } from '../../server/app'
 import { checkApp } from '../../server/check'
-import { catalogues } from '../../server/i18n'
-import { stockTransferModule } from './helpers/throwaway-module'
-import { addThrowawayLabels, gadgetOrder, stockTransfer, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
+import { throwawayApp, useThrowawayLabels } from './helpers/throwaway-module'
+import { gadgetOrder, stockTransfer, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
 
-let undoLabels: () => void
-beforeAll(() => {
-  undoLabels = addThrowawayLabels(catalogues)
-})
-afterAll(() => undoLabels())
+useThrowawayLabels()
 
 /** `npm run check` (issue 18 §6): what the start-up would refuse, found without a database. */
 describe('the check without a database', () => {
@@ -52,7 +45,6 @@ describe('the check without a database', () => {
   })
 
   it('names at once every declaration no module completes: an action without its handler, a report without its query, a posted document without its postings', async () => {
-    const stub: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
     const registry = { entities: throwawayEntities, reports: throwawayReports }
     const failure = checkApp({ ...registry, modules: [...defaultModules(), { name: 'test', actions: { gadget_order: { cancel: () => {} } } }] })
     await expect(failure).rejects.toMatchObject({ name: 'RegistryError' })
@@ -63,6 +55,6 @@ describe('the check without a database', () => {
       "  - gadget_sales: the report has no query: a domain module must give one (reports: { gadget_sales: … })",
     ])
     // Completed, the same registry passes.
-    await expect(checkApp({ ...registry, modules: [...defaultModules(), stub, stockTransferModule] })).resolves.toMatchObject({ entities: throwawayEntities.length })
+    await expect(checkApp({ ...registry, modules: [...defaultModules(), ...throwawayApp.modules] })).resolves.toMatchObject({ entities: throwawayEntities.length })
   })
 })

@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registry } from '../../schema'
-import { signToken } from '../../server/auth/tokens'
 import { introspect } from '../../server/db/introspect'
 import { registrySchema } from '../../server/db/registry-schema'
 import { BusinessError } from '../../server/engine/errors'
@@ -9,7 +8,7 @@ import type { DomainModule } from '../../server/engine/modules'
 import { createRow as engineCreate, updateRow } from '../../server/engine/service'
 import { catalogues } from '../../server/i18n'
 import { addThrowawayLabels, gadgetOrder, gadgetOrderLine, gadgetSales, memo, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
-import { JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
+import { describeEachDatabase, type TestApp, callerWith } from './helpers/app'
 import { multipart } from './helpers/multipart'
 import { permissionMatrix } from './helpers/permission-matrix'
 import { stockTransferModule } from './helpers/throwaway-module'
@@ -89,16 +88,6 @@ async function districts(t: TestApp, n: number): Promise<Array<{ id: number; nam
   return out
 }
 
-/** A user with a role holding exactly these permissions, signed in. */
-async function withPermissions(t: TestApp, names: string[]): Promise<(o: Parameters<TestApp['call']>[0]) => Promise<Reply>> {
-  const roleName = `R${Math.floor(Math.random() * 1e9)}`
-  const role = await sql<{ id: number }>`insert into role (name) values (${roleName}) returning id`.execute(t.db)
-  await sql`insert into role_permissions (owner_id, target_id) select ${role.rows[0]!.id}, id from permission where name = any(${names})`.execute(t.db)
-  const id = await t.createUser({ email: `${roleName.toLowerCase()}@example.com` })
-  await sql`update "user" set role = ${role.rows[0]!.id} where id = ${id}`.execute(t.db)
-  const token = await signToken(JWT_SECRET, id)
-  return (o) => t.call({ ...o, headers: { authorization: `Bearer ${token}`, ...(o.headers as Record<string, string>) } })
-}
 
 describe('a document, an action and a report defined at run time', () => {
   it('pass the registry check', async () => {
@@ -326,11 +315,11 @@ describeEachDatabase(
         const staff = await sql<{ name: string }>`select p.name from role_permissions rp join permission p on p.id = rp.target_id join role r on r.id = rp.owner_id where r.name = 'STAFF' and p.name like 'GADGET_%'`.execute(t.current.db)
         expect(staff.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['GADGET_ORDER_CONFIRM', 'GADGET_ORDER_CANCEL', 'GADGET_SALES_VIEW']))
         const order = (await t.current.call({ method: 'POST', url: `${ORDERS}/create/`, payload: { items: [line(0)] } })).body
-        const clerk = await withPermissions(t.current, ['GADGET_ORDER_DETAILS', 'GADGET_ORDER_UPDATE'])
+        const clerk = await callerWith(t.current, ['GADGET_ORDER_DETAILS', 'GADGET_ORDER_UPDATE'])
         const refused = await clerk({ method: 'POST', url: `${ORDERS}/confirm/${order.id}` })
         expect(refused.status).toBe(403)
         expect(refused.body).toEqual({ detail: "You don't have these permissions [GADGET_ORDER_CONFIRM]" })
-        const confirmer = await withPermissions(t.current, ['GADGET_ORDER_CONFIRM'])
+        const confirmer = await callerWith(t.current, ['GADGET_ORDER_CONFIRM'])
         expect((await confirmer({ method: 'POST', url: `${ORDERS}/confirm/${order.id}` })).status).toBe(200)
       })
     })
@@ -346,8 +335,8 @@ describeEachDatabase(
 
       it("lets a caller reach only the rows of their scope: others' are not found", async () => {
         const perms = ['MEMO_LIST', 'MEMO_DETAILS', 'MEMO_CREATE', 'MEMO_UPDATE', 'MEMO_DELETE']
-        const ann = await withPermissions(t.current, perms)
-        const bob = await withPermissions(t.current, perms)
+        const ann = await callerWith(t.current, perms)
+        const bob = await callerWith(t.current, perms)
         const mine = (await ann({ method: 'POST', url: `${memo.api.base}/create/`, payload: { name: 'Ann memo' } })).body
         const theirs = (await bob({ method: 'POST', url: `${memo.api.base}/create/`, payload: { name: 'Bob memo' } })).body
         const annList = (await ann({ method: 'GET', url: `${memo.api.base}/all/?size=100` })).body
@@ -402,10 +391,10 @@ describeEachDatabase(
       })
 
       it('needs its permission', async () => {
-        const other = await withPermissions(t.current, ['GADGET_ORDER_LIST'])
+        const other = await callerWith(t.current, ['GADGET_ORDER_LIST'])
         expect((await other({ method: 'GET', url: `${gadgetSales.api.base}/` })).status).toBe(403)
         expect((await other({ method: 'GET', url: `${gadgetSales.api.base}/csv` })).status).toBe(403)
-        const viewer = await withPermissions(t.current, ['GADGET_SALES_VIEW'])
+        const viewer = await callerWith(t.current, ['GADGET_SALES_VIEW'])
         expect((await viewer({ method: 'GET', url: `${gadgetSales.api.base}/` })).status).toBe(200)
       })
     })

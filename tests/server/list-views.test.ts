@@ -1,15 +1,13 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { checkRegistry, entities, registry } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
 import { navigationEntries } from '../../schema/navigation'
 import { signToken } from '../../server/auth/tokens'
-import type { DomainModule } from '../../server/engine/modules'
-import { catalogues } from '../../server/i18n'
-import { addThrowawayLabels, branchNote, deliveryNote, stockTransfer, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
+import { branchNote, deliveryNote, stockTransfer, throwawayEntities } from '../support/throwaway-registry'
 import { JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
 import { createRow } from './helpers/samples'
-import { stockTransferModule } from './helpers/throwaway-module'
+import { throwawayApp, useThrowawayLabels } from './helpers/throwaway-module'
 
 /**
  * List views, `field__in` and the caller's attributes (issue 18 §4), for entities defined at
@@ -18,14 +16,9 @@ import { stockTransferModule } from './helpers/throwaway-module'
  * scope on the caller's branch — "my branch's notes" — that no filter can lift.
  */
 const TRANSFERS = stockTransfer.api.base
-const stub: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
-const options = { entities: throwawayEntities, reports: throwawayReports, modules: [stub, stockTransferModule] }
+const options = throwawayApp
 
-let undoLabels: () => void
-beforeAll(() => {
-  undoLabels = addThrowawayLabels(catalogues)
-})
-afterAll(() => undoLabels())
+useThrowawayLabels()
 
 describe('list views in the registry', () => {
   it('gives each view its address, its filter, its columns and a menu entry in the entity’s group', () => {

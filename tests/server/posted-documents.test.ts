@@ -11,7 +11,7 @@ import { addThrowawayLabels, stockTransfer, throwawayEntities, throwawayReports 
 import { JWT_SECRET, describeEachDatabase } from './helpers/app'
 import { freshDatabase } from './helpers/databases'
 import { createRow } from './helpers/samples'
-import { stockTransferModule } from './helpers/throwaway-module'
+import { stockTransferModule, throwawayStub } from './helpers/throwaway-module'
 
 /**
  * Numbering and posted documents declared in the registry (issue 18 §2), for entities defined
@@ -51,9 +51,8 @@ const feeModule: DomainModule = {
     }),
   },
 }
-const stub: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
 const withFee = [...throwawayEntities, fee]
-const options = { entities: withFee, reports: throwawayReports, modules: [stub, stockTransferModule, feeModule] }
+const options = { entities: withFee, reports: throwawayReports, modules: [throwawayStub, stockTransferModule, feeModule] }
 
 let undoLabels: () => void
 const feeLabels = { one: 'Gadget fee', other: 'Gadget fees' }
@@ -91,7 +90,7 @@ describe('the registry check of numbering and postings', () => {
   it('refuses to start while no module says what an entity posts', async () => {
     const connection = await freshDatabase('pglite')
     try {
-      await expect(buildApp({ db: connection.db, jwtSecret: JWT_SECRET, mediaDir: '/tmp', entities: withFee, reports: throwawayReports, modules: [...defaultModules(), stub, stockTransferModule] })).rejects.toThrow(
+      await expect(buildApp({ db: connection.db, jwtSecret: JWT_SECRET, mediaDir: '/tmp', entities: withFee, reports: throwawayReports, modules: [...defaultModules(), throwawayStub, stockTransferModule] })).rejects.toThrow(
         'gadget_fee: it posts to the general ledger, but no module says what: give `postings: { gadget_fee: … }` in a DomainModule',
       )
     } finally {

@@ -1,13 +1,12 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { checkRegistry, entities, registry } from '../../schema'
 import { defineEntity, documentOf, f } from '../../schema/kit'
-import type { DomainModule } from '../../server/engine/modules'
 import { catalogues } from '../../server/i18n'
 import { addThrowawayLabels, deliveryNote, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
 import { describeEachDatabase } from './helpers/app'
 import { createRow } from './helpers/samples'
-import { stockTransferModule } from './helpers/throwaway-module'
+import { throwawayApp, useThrowawayLabels } from './helpers/throwaway-module'
 
 /**
  * A document kept one row per line (issue 18 §3: what the contract's vouchers are), defined at
@@ -18,14 +17,9 @@ import { stockTransferModule } from './helpers/throwaway-module'
  * deletes it whole — all or nothing.
  */
 const BASE = deliveryNote.api.base
-const stub: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
-const options = { entities: throwawayEntities, reports: throwawayReports, modules: [stub, stockTransferModule] }
+const options = throwawayApp
 
-let undoLabels: () => void
-beforeAll(() => {
-  undoLabels = addThrowawayLabels(catalogues)
-})
-afterAll(() => undoLabels())
+useThrowawayLabels()
 
 describe('a document kept one row per line, in the registry', () => {
   it('is judged as a header and its lines, under the entity’s own names', () => {

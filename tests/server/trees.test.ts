@@ -1,13 +1,10 @@
-import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { checkRegistry, entities } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
-import type { DomainModule } from '../../server/engine/modules'
-import { catalogues } from '../../server/i18n'
-import { addThrowawayLabels, shelf, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
+import { shelf } from '../support/throwaway-registry'
 import { describeEachDatabase, type TestApp } from './helpers/app'
 import { countRows } from './helpers/samples'
-import { stockTransferModule } from './helpers/throwaway-module'
+import { throwawayApp, useThrowawayLabels } from './helpers/throwaway-module'
 
 /**
  * Trees as a reference option (issue 18 §6): an entity referring to itself keeps a tree the
@@ -16,13 +13,8 @@ import { stockTransferModule } from './helpers/throwaway-module'
  * unless the field names its own (the categories', the menus', the groups').
  */
 const BASE = shelf.api.base
-const stub: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
 
-let undoLabels: () => void
-beforeAll(() => {
-  undoLabels = addThrowawayLabels(catalogues)
-})
-afterAll(() => undoLabels())
+useThrowawayLabels()
 
 async function shelfOf(t: TestApp, name: string, parent: number | null = null): Promise<number> {
   const r = await t.call({ method: 'POST', url: `${BASE}/create/`, payload: { name, parent } })
@@ -93,5 +85,5 @@ describeEachDatabase(
       expect(replies.map((r) => r.status).sort()).toEqual([200, 400])
     })
   },
-  { entities: throwawayEntities, reports: throwawayReports, modules: [stub, stockTransferModule] },
+  throwawayApp,
 )

@@ -1,14 +1,12 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { checkRegistry, registry } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
-import { signToken } from '../../server/auth/tokens'
-import type { DomainModule } from '../../server/engine/modules'
 import { catalogues } from '../../server/i18n'
 import { addThrowawayLabels, stockTransfer, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
-import { JWT_SECRET, describeEachDatabase, type Reply, type TestApp } from './helpers/app'
+import { describeEachDatabase, callerWith } from './helpers/app'
 import { createRow } from './helpers/samples'
-import { stockTransferModule } from './helpers/throwaway-module'
+import { throwawayApp, useThrowawayLabels } from './helpers/throwaway-module'
 
 /**
  * A workflow declared in the registry (issue 18 §1): a stock transfer drafted, confirmed or
@@ -18,25 +16,10 @@ import { stockTransferModule } from './helpers/throwaway-module'
  * does not allow (409 naming both), and the start-up check refuses a workflow that cannot work.
  */
 const BASE = stockTransfer.api.base
-// The gadget orders' actions need handlers to start; this suite does not run them.
-const stubModule: DomainModule = { name: 'test', actions: { gadget_order: { confirm: () => {}, cancel: () => {} } }, reports: { gadget_sales: () => sql`select 1 where false` } }
-const options = { entities: throwawayEntities, reports: throwawayReports, modules: [stubModule, stockTransferModule] }
+const options = throwawayApp
 
-let undoLabels: () => void
-beforeAll(() => {
-  undoLabels = addThrowawayLabels(catalogues)
-})
-afterAll(() => undoLabels())
+useThrowawayLabels()
 
-async function withPermissions(t: TestApp, names: string[]): Promise<(o: Parameters<TestApp['call']>[0]) => Promise<Reply>> {
-  const roleName = `W${Math.floor(Math.random() * 1e9)}`
-  const role = await sql<{ id: number }>`insert into role (name) values (${roleName}) returning id`.execute(t.db)
-  await sql`insert into role_permissions (owner_id, target_id) select ${role.rows[0]!.id}, id from permission where name = any(${names})`.execute(t.db)
-  const id = await t.createUser({ email: `${roleName.toLowerCase()}@example.com` })
-  await sql`update "user" set role = ${role.rows[0]!.id} where id = ${id}`.execute(t.db)
-  const token = await signToken(JWT_SECRET, id)
-  return (o) => t.call({ ...o, headers: { authorization: `Bearer ${token}`, ...(o.headers as Record<string, string>) } })
-}
 
 describe('the registry check of a workflow', () => {
   const transfer = (workflow: Parameters<typeof defineEntity>[0]['workflow'], status = f.choice(['draft', 'confirmed', 'cancelled'])) =>
@@ -157,14 +140,14 @@ describeEachDatabase(
 
     it('needs the transition’s own permission; a plain update permission does not move the status', async () => {
       const made = await draft()
-      const clerk = await withPermissions(t.current, ['STOCK_TRANSFER_DETAILS', 'STOCK_TRANSFER_UPDATE'])
+      const clerk = await callerWith(t.current, ['STOCK_TRANSFER_DETAILS', 'STOCK_TRANSFER_UPDATE'])
       const refused = await clerk({ method: 'POST', url: `${BASE}/confirm/${made.id}` })
       expect(refused.status).toBe(403)
       expect(refused.body).toEqual({ detail: "You don't have these permissions [STOCK_TRANSFER_CONFIRM]" })
       const status = await clerk({ method: 'PUT', url: `${BASE}/update/${made.id}`, payload: { status: 'confirmed' } })
       expect(status.status).toBe(200)
       expect(status.body.status).toBe('draft')
-      const confirmer = await withPermissions(t.current, ['STOCK_TRANSFER_CONFIRM'])
+      const confirmer = await callerWith(t.current, ['STOCK_TRANSFER_CONFIRM'])
       expect((await confirmer({ method: 'POST', url: `${BASE}/confirm/${made.id}` })).body.status).toBe('confirmed')
     })
   },
