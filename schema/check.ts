@@ -445,6 +445,8 @@ function rowsPerLineProblems(byName: ReadonlyMap<string, Entity<string, Fields>>
     if (!field || field.sql === undefined || field.isReadOnly) say(`rowsPerLine.lineFields names '${name}', which is not a stored field a client writes`, name)
   }
   if (e.linesFieldNames.length > 0 || e.parent || e.isLine) say('a document kept one row per line has no f.lines field, parent or document of its own')
+  // An action (a workflow's transition too) acts on one row, where such a document is several.
+  if (Object.keys(e.actions).length > 0) say('a document kept one row per line has no actions or workflow yet: they would act on one of its rows, not the document')
   if (spec.shownLine) {
     const field = e.fields[spec.shownLine.field]
     if (!field || field.kind !== 'ref' || !spec.lineFields.includes(spec.shownLine.field)) say(`rowsPerLine.shownLine.field '${spec.shownLine.field}' must be a reference among its lineFields`)

@@ -62,9 +62,11 @@ const NUMBER = /^-?\d{1,30}(\.\d{1,30})?$/
  * (`?city=5`, `?is_active=true`), and dates and numbers by range (`?emp_join_date_after=
  * 2024-01-01&emp_join_date_before=2024-03-31`, `?basic_money_min=1000`), so lists can be
  * narrowed without new routes. A value that is not one of its field's is a 400 field map
- * (in the request's language), keyed by the parameter; an unknown parameter a 400 `{detail}`.
+ * (in the request's language), keyed by the parameter; an unknown parameter a 400 `{detail}`
+ * — or, with `unknown: 'ignore'`, left alone: `all/` applies what it knows, as the contract's
+ * clients send it only `page` and `size` and a parameter it does not know is no error there.
  */
-export function filtersOf(entity: Entity<string, Fields>, query: Record<string, unknown>): Filter[] {
+export function filtersOf(entity: Entity<string, Fields>, query: Record<string, unknown>, options: { unknown?: 'refuse' | 'ignore' } = {}): Filter[] {
   const filters: Filter[] = []
   const errors: Record<string, Message[]> = {}
   const refuse = (key: string, message: Message) => (errors[key] ??= []).push(message)
@@ -105,20 +107,21 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
       filters.push({ field: name, op: 'in', values: [...new Set(values)] })
       continue
     }
+    const field = entity.fields[key]
+    const range = field ? undefined : rangeOf(entity, key)
+    // A value worked out on read (a ledger's nature) has no column to filter by.
+    if (!entity.searchFields.includes(key) && !isExact(entity, key) && !range) {
+      if (options.unknown === 'ignore') continue
+      const exact = entity.fieldNames.filter((n) => isExact(entity, n))
+      const allowed = [...entity.searchFields, ...exact, ...['id', ...exact].map((n) => `${n}${IN_SUFFIX}`), ...rangeParams(entity)]
+      throw new BusinessError({ key: 'detail.search_param', params: { param: key, params: allowed.join(', ') } })
+    }
     const value = text(key, raw)
-    const isRef = entity.fields[key]?.kind === 'ref'
+    const isRef = field?.kind === 'ref'
     // A searchable reference given an id filters by it, given text by the label.
     if (entity.searchFields.includes(key) && !(isRef && isIdText(value))) {
       if (value !== '') filters.push({ field: key, op: 'contains', value })
       continue
-    }
-    const field = entity.fields[key]
-    const range = field ? undefined : rangeOf(entity, key)
-    // A value worked out on read (a ledger's nature) has no column to filter by.
-    if ((!field || !EXACT_KINDS.has(field.kind) || field.isVirtual) && !range) {
-      const exact = entity.fieldNames.filter((n) => isExact(entity, n))
-      const allowed = [...entity.searchFields, ...exact, ...['id', ...exact].map((n) => `${n}${IN_SUFFIX}`), ...rangeParams(entity)]
-      throw new BusinessError({ key: 'detail.search_param', params: { param: key, params: allowed.join(', ') } })
     }
     if (value === '') continue
     if (range) {
@@ -164,22 +167,6 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
   return filters
-}
-
-/**
- * The parameters of a query `filtersOf` understands (`q`, the entity's filters and ranges):
- * `all/` applies those and leaves the rest alone — the contract's clients send it only
- * `page` and `size`, and a parameter it does not know is not an error there, as it is on
- * `search/`.
- */
-export function knownFilters(entity: Entity<string, Fields>, query: Record<string, unknown>): Record<string, unknown> {
-  const isKnown = (key: string) => {
-    if (key === 'q') return true
-    if (RESERVED.has(key)) return false
-    const field = entity.fields[key]
-    return entity.searchFields.includes(key) || isExact(entity, key) || key === `id${IN_SUFFIX}` || (key.endsWith(IN_SUFFIX) && isExact(entity, key.slice(0, -IN_SUFFIX.length))) || (!field && rangeOf(entity, key) !== undefined)
-  }
-  return Object.fromEntries(Object.entries(query).filter(([key]) => isKnown(key)))
 }
 
 /** A field filtered by equality (and `__in`): a reference, a number, a flag, a choice, a day — stored. */

@@ -7,10 +7,10 @@ import { forCaller } from './for-caller'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
 import { findRow, type Registry } from './list-query'
-import { filtersOf, knownFilters, orderingOf, pageOf, rowIdOf, viewFilters } from './request'
+import { filtersOf, orderingOf, pageOf, rowIdOf, viewFilters } from './request'
 import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { messageFor } from '../i18n'
-import { readBody } from './uploads'
+import { keepOwnFiles, readBody } from './uploads'
 import { hasNulCharacter } from './validate'
 import { reorderGallery } from './gallery'
 import { createDocument, deleteDocument, deleteDocuments, readDocument, updateDocument } from './operations/documents'
@@ -55,8 +55,17 @@ export function requestContext(deps: EngineDeps, entity: Entity<string, Fields>,
   return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, access: 'check', hooks: deps.hooks }
 }
 
+/** The most records one request may name (`delete_multiple/`, `delete_impact/?ids=`). */
+export const MAX_IDS = 1000
 // Ids as path ids are read (rowIdOf): up to 15 digits, so they fit bigint and a JS number.
-const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(MAX_ID), z.string().refine(isIdText).transform(Number)])).min(1) })
+const idsBody = z.object({ ids: z.array(z.union([z.number().int().positive().max(MAX_ID), z.string().trim().refine(isIdText).transform(Number)])).min(1).max(MAX_IDS) })
+
+/** The `{"ids": [...]}` of a delete of several records (1 to MAX_IDS ids), or a 400 `{detail}`. */
+export function idsOfBody(body: unknown): number[] {
+  const parsed = idsBody.safeParse(body)
+  if (!parsed.success) throw new BusinessError({ key: 'detail.ids_body' })
+  return parsed.data.ids
+}
 
 const say = (req: FastifyRequest, message: Message) => messageFor(req.headers['accept-language'], message)
 
@@ -70,7 +79,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   const shownTo = <R extends Record<string, unknown>>(req: FastifyRequest, row: R): R => forCaller(entity, req, [row])[0]!
   // `search/` refuses what it does not know; `all/` applies what it knows (`q`, filters, ranges) and ignores the rest.
   // A list view's filter (`?view=`) holds whatever else is asked.
-  const filters = (query: Query, withFilters: boolean) => [...viewFilters(entity, query.view), ...filtersOf(entity, withFilters ? query : knownFilters(entity, query))]
+  const filters = (query: Query, withFilters: boolean) => [...viewFilters(entity, query.view), ...filtersOf(entity, query, { unknown: withFilters ? 'refuse' : 'ignore' })]
 
   // Every key the entity's lists answer under (`alsoListKeys`), each with the same rows.
   const keyed = (req: FastifyRequest, rows: Record<string, unknown>[]) => {
@@ -120,11 +129,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     const rowId = rowIdOf(entity, req.params.id)
     const body = await readBody(req, entity, deps.mediaDir)
     // A file field sent back as its current URL (a string) keeps the stored file (api-contract §2.5).
-    if (req.isMultipart()) {
-      for (const name of entity.fieldNames) {
-        if (entity.fields[name]!.kind === 'file' && typeof body.values[name] === 'string' && !String(body.values[name]).startsWith(`/media/${entity.name}/`)) delete body.values[name]
-      }
-    }
+    if (req.isMultipart()) keepOwnFiles(entity, body.values)
     try {
       await keepCountryCodes(rowId, body.values)
       return await updateRow(requestContext(deps, entity, req), rowId, body.values)
@@ -137,6 +142,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   /** A document kept one row per line, changed by the id of any of its rows. */
   const updateDocumentRoute = async (req: FastifyRequest<{ Params: IdParams }>) => {
     const body = await readBody(req, entity, deps.mediaDir)
+    if (req.isMultipart()) keepOwnFiles(entity, body.values)
     try {
       return await updateDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), body.values)
     } catch (e) {
@@ -165,9 +171,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     // The contract's message, in the request's language (English exactly as the contract writes it).
     delete: async (req) => ({ detail: say(req, await (entity.rowsPerLine ? deleteDocument : deleteRow)(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))) }),
     delete_multiple: async (req) => {
-      const parsed = idsBody.safeParse(req.body)
-      if (!parsed.success) throw new BusinessError({ key: 'detail.ids_body' })
-      return { detail: say(req, await (entity.rowsPerLine ? deleteDocuments : deleteRows)(requestContext(deps, entity, req), parsed.data.ids)) }
+      return { detail: say(req, await (entity.rowsPerLine ? deleteDocuments : deleteRows)(requestContext(deps, entity, req), idsOfBody(req.body))) }
     },
   }
 
@@ -218,7 +222,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     app.get<{ Querystring: { ids?: string | string[] } }>(`${base}/delete_impact/`, { config: actionConfig(entity, 'DELETE') }, (req) => {
       const raw = [req.query.ids ?? []].flat().flatMap((x) => String(x).split(','))
       const ids = raw.map((x) => x.trim()).filter((x) => x !== '')
-      if (ids.length === 0 || ids.length > 1000 || ids.some((x) => !isIdText(x))) throw new BusinessError({ key: 'detail.ids_query' })
+      if (ids.length === 0 || ids.length > MAX_IDS || ids.some((x) => !isIdText(x))) throw new BusinessError({ key: 'detail.ids_query' })
       return impact(req, ids.map(Number))
     })
   }

@@ -197,6 +197,19 @@ function malformed(e: unknown): unknown {
   return new BusinessError({ key: 'detail.multipart_malformed', params: { reason: e instanceof Error ? e.message : String(e) } })
 }
 
+/**
+ * Whether `value` is a file this entity's uploads stored (`readBody` names each
+ * `/media/<entity>/<uuid>.<ext>`): what a client may send back for a file field to keep it —
+ * not another entity's file, nor a path it made up.
+ */
+export const isUploadOf = (entity: Pick<Entity<string, Fields>, 'name'>, value: unknown): value is string =>
+  typeof value === 'string' && new RegExp(`^/media/${entity.name}/[0-9a-f-]{36}\\.[a-z0-9]{1,10}$`).test(value)
+
+/** A multipart body's file fields hold this request's uploads or what the record stored: another path sent for one is dropped (the stored file stays). */
+export function keepOwnFiles(entity: Entity<string, Fields>, values: Values): void {
+  for (const name of entity.fieldNames) if (entity.fields[name]!.kind === 'file' && name in values && !isUploadOf(entity, values[name])) delete values[name]
+}
+
 export async function readBody(request: FastifyRequest, entity: Entity<string, Fields>, mediaDir: string): Promise<Body> {
   const isFileOnly = FILE_ONLY_ROUTE.test(request.routeOptions.url ?? '')
   if (!request.isMultipart()) {

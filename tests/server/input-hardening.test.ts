@@ -272,6 +272,13 @@ describeEachDatabase('input that once gave a 500', (t) => {
       }
       const res = await t.current.call({ method: 'DELETE', url: `${CITIES}/delete_multiple/`, payload: '{"ids":[1e19]}', headers: { 'content-type': 'application/json' } })
       expect(res.status).toBe(400)
+      // A delete of several names at most 1,000 records, the vouchers' contract route as the engine's.
+      const ids = Array.from({ length: 1001 }, (_, i) => i + 1)
+      for (const url of [`${CITIES}/delete_multiple/`, '/journal/api/v1/journal/delete_multiple/']) {
+        const many = await t.current.call({ method: 'DELETE', url, payload: { ids } })
+        expect(many.status, url).toBe(400)
+        expect(many.body).toEqual({ detail: expect.any(String) })
+      }
     })
   })
 

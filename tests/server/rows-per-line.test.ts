@@ -39,14 +39,16 @@ describe('a document kept one row per line, in the registry', () => {
     }
     const broken = defineEntity({
       name: 'broken_note', module: 'test', listKey: 'broken_notes', route: { area: 'brokenNote-management', list: 'brokenNotes' },
-      fields: { name: f.text({ required: true, search: true }), no: f.text(), qty: f.integer(), total: f.integer() },
+      fields: { name: f.text({ required: true, search: true }), no: f.text(), qty: f.integer(), total: f.integer(), state: f.choice(['open', 'shut']) },
       rowsPerLine: { key: 'no', lines: 'name', lineFields: ['qty', 'missing' as never], sums: { total: 'name' as never } },
+      workflow: { field: 'state', initial: 'open', editableIn: ['open'], transitions: { shut: { from: ['open'], to: 'shut' } } },
     })
     expect(checkRegistry([...entities, broken]).filter((p) => p.entity === 'broken_note' && !p.message.includes('translation')).map((p) => p.message)).toEqual([
       "rowsPerLine.key must be a read-only text field: the document's number, which the server gives",
       "rowsPerLine.key 'no' needs its numbering (numbering: { field: 'no', … })",
       "rowsPerLine.lines 'name' names the document's lines; a field of that name would hide them",
       "rowsPerLine.lineFields names 'missing', which is not a stored field a client writes",
+      'a document kept one row per line has no actions or workflow yet: they would act on one of its rows, not the document',
       "rowsPerLine.sums 'total' must be a virtual field of the entity (its list value)",
       "rowsPerLine.sums 'total' adds up 'name', which is not a number field",
     ])

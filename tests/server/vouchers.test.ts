@@ -297,9 +297,10 @@ describeEachDatabase('vouchers', (t) => {
     expect(forged.status).toBe(201)
     expect(forged.body.payment_vouchers[0].file).toBeNull()
 
-    // An update by a line's id (multipart, as the form sends it) keeps the stored file and number.
+    // An update by a line's id (multipart, as the form sends it) keeps the stored file and number,
+    // a path of this kind's folder that climbs out of it included.
     const lineId = r.body.payment_vouchers[0].id as number
-    const update = multipart({ 'items[0][ledger]': String(l.power), 'items[0][debit_amount]': '25', 'items[1][ledger]': String(l.cash), 'items[1][credit_amount]': '25' })
+    const update = multipart({ file: '/media/payment_voucher/../user/secret.pdf', 'items[0][ledger]': String(l.power), 'items[0][debit_amount]': '25', 'items[1][ledger]': String(l.cash), 'items[1][credit_amount]': '25' })
     const updated = await t.current.call({ method: 'PATCH', url: `${baseOf('payment_voucher')}/update/${lineId}`, payload: update.payload, headers: update.headers })
     expect(updated.status, updated.raw).toBe(200)
     expect(updated.body.data.payment_vouchers.map((x: { invoice_no: string; file: string; payment_date: string }) => [x.invoice_no, x.file, x.payment_date])).toEqual([

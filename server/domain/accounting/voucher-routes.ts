@@ -2,16 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { Entity, Fields, Message } from '../../../schema/kit'
 import { voucherSpecs, type VoucherSpec } from '../../../schema/entities/accounting/vouchers'
-import { isIdText } from '../../../schema/kit/validators'
 import type { Trx } from '../../db/types'
-import { BusinessError, NotFoundError, ValidationError } from '../../engine/errors'
+import { NotFoundError, ValidationError } from '../../engine/errors'
 import type { ModuleDeps } from '../../engine/modules'
 import { nestedRef } from '../../engine/list-query'
 import { createDocument, deleteDocument, deleteDocuments, findDocument, updateDocument } from '../../engine/operations/documents'
 import { rowIdOf } from '../../engine/request'
-import { actionConfig, requestContext } from '../../engine/routes'
+import { actionConfig, idsOfBody, requestContext } from '../../engine/routes'
 import { inTransaction } from '../../engine/service'
-import { readBody } from '../../engine/uploads'
+import { keepOwnFiles, readBody } from '../../engine/uploads'
 import { modelName } from '../../engine/validate'
 import { messageFor } from '../../i18n'
 import { standingEntries } from './posting'
@@ -28,20 +27,16 @@ type Values = Record<string, unknown>
 
 const say = (request: FastifyRequest, message: Message) => messageFor(request.headers['accept-language'], message)
 
-/** Only a file this kind's upload stored (`readBody` names it so): a client cannot point a voucher at another path. */
-const isUploadOf = (spec: VoucherSpec, value: unknown): value is string =>
-  typeof value === 'string' && new RegExp(`^/media/${spec.kind}/[0-9a-f-]{36}\\.[a-z0-9]{1,10}$`).test(value)
-
 /**
  * The body as the engine's document takes it, with the contract's looseness kept: a
  * datetime for the voucher's date is read as its day (the original added the time itself);
  * a file is the upload of this request or none (the stored one stays on an update).
  */
-function documentBody(spec: VoucherSpec, values: Values): Values {
+function documentBody(spec: VoucherSpec, entity: Entity<string, Fields>, values: Values): Values {
   const body = { ...values }
   const date = body[spec.dateField]
   if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(date)) body[spec.dateField] = date.slice(0, 10)
-  if ('file' in body && !isUploadOf(spec, body.file)) delete body.file
+  keepOwnFiles(entity, body)
   return body
 }
 
@@ -49,13 +44,6 @@ function documentBody(spec: VoucherSpec, values: Values): Values {
 async function written(trx: Trx, spec: VoucherSpec, invoiceNo: string) {
   const rows = await sql<Values>`select * from ${sql.id(spec.kind)} where invoice_no = ${invoiceNo} order by id`.execute(trx)
   return { rows: rows.rows, logs: await standingEntries(trx, invoiceNo) }
-}
-
-const idsOf = (body: unknown): number[] => {
-  const ids = (body as { ids?: unknown } | null)?.ids
-  const parsed = Array.isArray(ids) ? ids.map((v) => (typeof v === 'number' ? v : typeof v === 'string' && isIdText(v.trim()) ? Number(v) : Number.NaN)) : []
-  if (parsed.length === 0 || parsed.some((v) => !Number.isSafeInteger(v) || v <= 0)) throw new BusinessError({ key: 'detail.ids_body' })
-  return parsed
 }
 
 export function registerVoucherRoutes(app: FastifyInstance, deps: ModuleDeps): void {
@@ -104,7 +92,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
     const body = await readBody(request, entity, deps.mediaDir)
     try {
       const answer = await inTransaction({ db: deps.db, entity }, async (trx) => {
-        const voucher = await createDocument({ ...requestContext(engine, entity, request), db: trx }, documentBody(spec, body.values))
+        const voucher = await createDocument({ ...requestContext(engine, entity, request), db: trx }, documentBody(spec, entity, body.values))
         return written(trx, spec, String(voucher.invoice_no))
       })
       return reply.code(201).send({ [entity.listKey]: answer.rows, account_logs: answer.logs })
@@ -128,7 +116,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
           if (!voucher) throw unknownInvoice(invoice)
           rowId = Number(voucher.id)
         }
-        const voucher = await updateDocument(ctx, rowId, documentBody(spec, body.values))
+        const voucher = await updateDocument(ctx, rowId, documentBody(spec, entity, body.values))
         return { invoiceNo: String(voucher.invoice_no), ...(await written(trx, spec, String(voucher.invoice_no))) }
       })
       return {
@@ -150,6 +138,6 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
     detail: say(request, await deleteDocument(requestContext(engine, entity, request), rowIdOf(entity, (request.params as { id: string }).id))),
   }))
   app.delete(`${base}/delete_multiple/`, { config: actionConfig(entity, 'DELETE') }, async (request) => ({
-    detail: say(request, await deleteDocuments(requestContext(engine, entity, request), idsOf(request.body))),
+    detail: say(request, await deleteDocuments(requestContext(engine, entity, request), idsOfBody(request.body))),
   }))
 }

@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { defineEntity, f } from '../../../schema/kit'
 import type { ModuleDeps } from '../../engine/modules'
 import { registerEntityRoutes } from '../../engine/routes'
-import { MEDIA_FILE_TABLE, readBody } from '../../engine/uploads'
+import { isUploadOf, MEDIA_FILE_TABLE, readBody } from '../../engine/uploads'
 import { messageFor } from '../../i18n'
 
 /** Where the contract mounts the blog categories (api-contract §4.4): not the engine's `/<name>/api/v1/<name>`. */
@@ -57,7 +57,7 @@ export function registerBlogRoutes(app: FastifyInstance, deps: ModuleDeps): void
 
 /** Whether `url` is a blog picture that `uploader` stored and still holds. */
 async function isOwnUpload(deps: ModuleDeps, url: string, uploader: number | null): Promise<boolean> {
-  if (!url.startsWith(`/media/${blogImage.name}/`)) return false
+  if (!isUploadOf(blogImage, url)) return false
   const r = await sql`select 1 from ${sql.id(MEDIA_FILE_TABLE)} where path = ${url} and uploader is not distinct from ${uploader} and released_at is null`.execute(deps.db)
   return r.rows.length > 0
 }

@@ -9,7 +9,7 @@ import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { updateRow, type Ctx } from '../../engine/service'
-import { readBody } from '../../engine/uploads'
+import { isUploadOf, readBody } from '../../engine/uploads'
 import { hasNulCharacter, parseWith } from '../../engine/validate'
 import { userEntities } from './access'
 
@@ -57,7 +57,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
     const body = await readBody(request, user, deps.mediaDir)
     try {
       const image = body.values.image
-      if (typeof image !== 'string' || !image.startsWith(`/media/${user.name}/`)) {
+      if (!isUploadOf(user, image)) {
         throw new ValidationError({ image: [{ key: 'validation.required', params: { label: user.fieldLabelKey('image') } }] })
       }
       const row = await updateRow(ctx(request), rowId, { image })

@@ -203,6 +203,3 @@ export async function deleteDocuments(ctx: EngineCtx, rowIds: readonly number[])
   })
   return deleteMessage(ctx.entity, unique, 'deleted')
 }
-
-/** A document's key by the id of one of its rows (for a module's routes that speak of documents by number). */
-export const documentKeyOf = (ctx: EngineCtx, rowId: number) => keyOfRow(ctx, ctx.db, rowId)
