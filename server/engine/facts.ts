@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import { documentFacts, type Entity, type Fields, type RuleContext } from '../../schema/kit'
+import { isIdText } from '../../schema/kit/validators'
 import type { Executor } from '../db/types'
 import { hooksOf, type HookRegistry } from './hooks'
 import { source, type Registry } from './list-query'
@@ -25,7 +26,7 @@ function idsAt(values: Values, path: string): number[] {
   const [first, ...rest] = path.split('.')
   const value = values[first!]
   if (rest.length > 0) return Array.isArray(value) ? value.flatMap((line) => (typeof line === 'object' && line !== null ? idsAt(line as Values, rest.join('.')) : [])) : []
-  const id = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value
+  const id = typeof value === 'string' && isIdText(value.trim()) ? Number(value) : value
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? [id] : []
 }
 

@@ -153,6 +153,9 @@ describe('a printable document', () => {
     await waitFor(() => expect(print).toHaveBeenCalledTimes(1))
     expect(updates).toMatchObject([{ note: 'To the north depot' }])
     await waitFor(() => expect(screen.getByRole('button', { name: 'Print' })).toBeEnabled())
+    // Print prints what is stored, once its printed form has it.
+    await user.click(screen.getByRole('button', { name: 'Print' }))
+    await waitFor(() => expect(print).toHaveBeenCalledTimes(2))
     vi.unstubAllGlobals()
   })
 })

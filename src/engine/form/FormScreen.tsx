@@ -17,6 +17,7 @@ import { FieldRow } from './FieldRow'
 import { LinesEditor } from './LinesEditor'
 import { ComputedValues } from './ComputedValues'
 import { useFormController } from './useFormController'
+import { requestPrint } from '../print/print-request'
 import { FormActions, type FormAction } from './FormActions'
 import { useRecordDelete } from './useRecordDelete'
 import { LazyDeleteDialog } from '../list/LazyDeleteDialog'
@@ -136,7 +137,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   // What a stored record offers besides saving: its printed form, and its delete (a voucher's cancel).
   const recordActions: FormAction[] = [
     ...(row && entity.print
-      ? [{ key: 'print', label: t('report.print'), onClick: () => globalThis.print?.(), isDisabled: controller.isDirty, title: controller.isDirty ? t('form.print_save_first') : undefined }]
+      ? [{ key: 'print', label: t('report.print'), onClick: () => requestPrint(entity.name, row.id), isDisabled: controller.isDirty, title: controller.isDirty ? t('form.print_save_first') : undefined }]
       : []),
     ...(canDelete ? [{ key: 'delete', label: t(deleteWords?.label ?? 'common.delete'), onClick: removal.ask, tone: 'danger' as const }] : []),
   ]

@@ -18,6 +18,7 @@ import { listReturn } from '../list/list-return'
 import { useRefCascades } from './useRefCascades'
 import { cachedFacts } from './rule-facts'
 import { useCanPick } from '../pickable'
+import { requestPrint } from '../print/print-request'
 
 const noChecks = (): Readonly<Record<string, Message | undefined>> => ({})
 
@@ -65,13 +66,7 @@ export function useFormController({
    * left out (a staff member's employee form has no roles to offer; the stored value stays);
    * a required one shows its stored name read-only, saying why (the form's `lockedNote`).
    */
-  const unpickable = useMemo(
-    () =>
-      new Set(
-        entity.fieldNames.filter((name) => !canPick(entity.fields[name]!)),
-      ),
-    [entity, canPick],
-  )
+  const unpickable = useMemo(() => new Set(entity.fieldNames.filter((name) => !canPick(entity.fields[name]!))), [entity, canPick])
   const hidden = useMemo(() => {
     // Read-only fields are the server's to set (`last_login`): nothing to enter.
     const readOnly = entity.fieldNames.filter((name) => entity.fields[name]!.isReadOnly)
@@ -212,7 +207,8 @@ export function useFormController({
       if (isNew) await navigate({ to: `${entity.ui.formPath}/${saved.id}`, replace: true })
       else adopt(saved)
       isLeavingAllowed.current = false
-      if (intent === 'print') setTimeout(() => globalThis.print?.(), 150)
+      // Printed once its printed form has what it shows (at the new address, it loads first).
+      if (intent === 'print') requestPrint(entity.name, saved.id)
     },
     onError: (error) => {
       if (isApiError(error) && error.status === 409 && row) {
@@ -252,14 +248,14 @@ export function useFormController({
       ? async () => {
           if (intent === 'close') await navigate(listReturn(entity))
           else if (intent === 'new') await navigate({ to: `${entity.ui.formPath}/new` })
-          else if (intent === 'print') globalThis.print?.()
+          else if (intent === 'print') requestPrint(entity.name, row.id)
         }
       : form.handleSubmit(
-      async (values) => {
-        await save.mutateAsync({ values, intent }).catch(() => undefined)
-      },
-      () => setFocusRequest((n) => n + 1),
-    )
+          async (values) => {
+            await save.mutateAsync({ values, intent }).catch(() => undefined)
+          },
+          () => setFocusRequest((n) => n + 1),
+        )
   const submit = submitAs('stay')
 
   /** A field as the form shows it: on an edit a write-only one (a password) may stay blank. */

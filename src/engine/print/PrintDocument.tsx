@@ -8,6 +8,7 @@ import { fetchList, type AnyEntity, type Row } from '../entity-api'
 import { cellValueOf, FieldCell } from '../list/FieldCell'
 import { entityKeys } from '../queries'
 import { amountInWords } from './amount-in-words'
+import { usePrintRequest } from './print-request'
 
 /**
  * A document's printed form, drawn from its registry `print` (the browser's print, or its
@@ -20,11 +21,14 @@ const isNumeric = (field: AnyField | undefined) => field?.kind === 'decimal' || 
 
 const FIRST = { page: 1, size: 1 } as const
 
-function Company() {
+/** The site settings in force: the newest row (their list is read before anyone signs in). */
+function useSiteSettings() {
   const settings = useEntity('general_setting')
-  // The newest settings row is the one in force (their list is read before anyone signs in).
   const list = useQuery({ queryKey: entityKeys.list('general_setting', FIRST), queryFn: ({ signal }) => fetchList(settings!, FIRST, signal), enabled: settings !== undefined, staleTime: 5 * 60_000 })
-  const site = list.data?.rows[0]
+  return { site: list.data?.rows[0], isReady: settings === undefined || !list.isPending }
+}
+
+function Company({ site }: { site: Row | undefined }) {
   if (!site) return null
   const name = String(site.site_name || site.title || '')
   const address = typeof site.address === 'string' && site.address !== '' ? site.address : site.site_address
@@ -53,11 +57,12 @@ function Company() {
   )
 }
 
-function AmountInWords({ amount }: { amount: string }) {
+/** An amount in words in the reader's language (its number words load when first needed). */
+function useAmountInWords(amount: string | undefined) {
   const { t, i18n } = useTranslation()
   const language = isLanguage(i18n.language) ? i18n.language : 'en'
-  const words = useQuery({ queryKey: ['amount-in-words', language, amount], queryFn: () => amountInWords(amount, language, t), staleTime: Infinity })
-  return <span data-testid="print-amount-words">{words.data ?? ''}</span>
+  const words = useQuery({ queryKey: ['amount-in-words', language, amount], queryFn: () => amountInWords(amount!, language, t), enabled: amount !== undefined, staleTime: Infinity })
+  return { words: words.data ?? '', isReady: amount === undefined || !words.isPending }
 }
 
 export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) {
@@ -74,10 +79,13 @@ export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) 
   const shownTotal = (column: string) => (line?.fields[column]?.kind === 'integer' ? format.integer(Number(totalOf(column))) : format.decimal(totalOf(column)))
   const amount = spec.amount === undefined ? undefined : typeof spec.amount === 'string' ? (typeof row[spec.amount] === 'string' ? (row[spec.amount] as string) : undefined) : totalOf(spec.amount.sum)
   const party = spec.party?.of(row)
+  const company = useSiteSettings()
+  const inWords = useAmountInWords(amount)
+  usePrintRequest(entity.name, row.id, company.isReady && inWords.isReady)
   return (
     <article className="hidden space-y-6 text-sm text-black print:block" aria-label={t(`${entity.labelKey}.one`)} data-testid="print-document">
       <header className="space-y-4 border-b border-black pb-3">
-        <Company />
+        <Company site={company.site} />
         <h1 className="text-2xl font-semibold">{t(`${entity.labelKey}.one`)}</h1>
       </header>
       <dl className="grid grid-cols-2 gap-x-8 gap-y-2">
@@ -142,7 +150,7 @@ export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) 
         <p>
           <span className="font-medium">{t('print.amount')}:</span> <span className="tabular-nums">{format.decimal(amount)}</span>
           <br />
-          <span className="font-medium">{t('print.in_words')}:</span> <AmountInWords amount={amount} />
+          <span className="font-medium">{t('print.in_words')}:</span> <span data-testid="print-amount-words">{inWords.words}</span>
         </p>
       )}
       {(spec.signatures ?? []).length > 0 && (
