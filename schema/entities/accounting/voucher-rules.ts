@@ -62,7 +62,7 @@ export type VoucherRules = { rules: Rule[]; lineRules: Rule[] }
 
 export function voucherRules(kind: LogType): VoucherRules {
   const balanced = rules.balanced('items', 'debit_amount', 'credit_amount', 'validation.unbalanced')
-  const lineRules = [oneSideOnly, someAmount]
+  const lineRules = [...sideRules]
   switch (kind) {
     case 'payment_voucher':
       return {
