@@ -286,11 +286,11 @@ const fileFieldsOf = (entity: Entity<string, Fields>): string[] => entity.fieldN
 const isStoredUpload = (v: unknown): v is string => typeof v === 'string' && v.startsWith('/media/')
 
 /**
- * Marks files as no longer needed by the write in progress (a module that writes its rows
- * itself, as vouchers do, says so here): once the transaction commits the sweeper removes
- * those that no record holds — one a record still holds, or took again, stays.
+ * Marks files as no longer needed by the write in progress (the media hooks, for a replaced
+ * or deleted record's files): once the transaction commits the sweeper removes those that no
+ * record holds — one a record still holds, or took again, stays.
  */
-export async function releaseFiles(trx: Executor, paths: readonly unknown[]): Promise<void> {
+async function releaseFiles(trx: Executor, paths: readonly unknown[]): Promise<void> {
   const released = [...new Set(paths.filter(isStoredUpload))]
   if (released.length === 0) return
   await sql`
