@@ -53,7 +53,7 @@ export const deleteMessage = (entity: Entity<string, Fields>, target: number | r
  * engine too (their hooks, audit entries and files, deepest first), not by the database alone.
  */
 export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number): Promise<void> {
-  const before = await lockRow(ctx, trx, rowId)
+  const before = await lockRow(ctx, trx, rowId, 'delete')
   refuseLocked(ctx, before)
   await runBefore(ctx, trx, 'delete', before, null)
   for (const field of ctx.entity.linesFieldNames) {

@@ -39,9 +39,15 @@ export async function readList(ctx: EngineCtx, query: ListQuery): Promise<ListRe
   return result
 }
 
-/** Locks the row (its root table's row, for an entity that extends another) and reads it; a row outside the caller's scope is not found. */
-export async function lockRow(ctx: EngineCtx, trx: Trx, rowId: number): Promise<Row> {
-  await sql`select id from ${sql.id(rootOf(ctx.entity).name)} where id = ${rowId} for update`.execute(trx)
+/**
+ * Locks the row (its root table's row, for an entity that extends another) and reads it; a
+ * row outside the caller's scope is not found. A change keeps the row's key, so it takes the
+ * lock that lets others' references to the row be checked meanwhile (`for no key update`):
+ * two moves in one tree, each checking its new parent's key while holding its own row, would
+ * otherwise deadlock. A delete takes the row whole.
+ */
+export async function lockRow(ctx: EngineCtx, trx: Trx, rowId: number, purpose: 'change' | 'delete' = 'change'): Promise<Row> {
+  await sql`select id from ${sql.id(rootOf(ctx.entity).name)} where id = ${rowId} ${purpose === 'delete' ? sql`for update` : sql`for no key update`}`.execute(trx)
   const row = await read(ctx, trx, rowId)
   if (!row || !(await isInScope(ctx, trx, rowId))) throw notFound(ctx.entity, rowId)
   return row
