@@ -132,6 +132,8 @@ describe('the catalogue in the browser', () => {
     await page.getByRole('button', { name: 'Remove picture 2' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
     await expect.poll(async () => (await galleryOf()).map((image) => image.id), { timeout: 10_000 }).toEqual([blue])
+    // The question is gone once answered: nothing is left over the form to catch the next click.
+    await expect.poll(() => page.locator('#headlessui-portal-root').count()).toBe(0)
 
     // Its price changed.
     await price.fill('149.50')

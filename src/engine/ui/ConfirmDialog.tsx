@@ -34,8 +34,12 @@ export function ConfirmDialog({
 }) {
   const accent = tone === 'danger' ? 'bg-red-600 hover:bg-red-500 focus-visible:outline-red-600' : 'bg-amber-600 hover:bg-amber-500 focus-visible:outline-amber-600'
   const iconTone = tone === 'danger' ? 'bg-red-100 text-red-600 dark:bg-red-950 dark:text-red-400' : 'bg-amber-100 text-amber-600 dark:bg-amber-950 dark:text-amber-400'
+  // Unmounted as soon as it closes, with no closing transition: Headless UI 2.2 can leave a dialog
+  // closed during its opening transition on the page for good, catching every click (seen in CI
+  // when an answer came back within the opening 150 ms; tailwindlabs/headlessui#3892).
+  if (!isOpen) return null
   return (
-    <Dialog open={isOpen} onClose={() => !isBusy && onCancel()} className="relative z-50">
+    <Dialog open onClose={() => !isBusy && onCancel()} className="relative z-50">
       <DialogBackdrop transition className="fixed inset-0 bg-slate-900/50 transition-opacity data-closed:opacity-0" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
         <DialogPanel
