@@ -386,6 +386,11 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * conditions, or null for all: `(caller) => (caller.isAdmin ? null : { created_by: caller.id })`.
    */
   scope?: (caller: Caller) => ScopeFilter | null
+  /**
+   * Its rows are the business's confidential records (the books: ledgers, vouchers, postings;
+   * a donor's gift), not reference data: never opened to anonymous reads (`PUBLIC_READ`).
+   */
+  confidential?: boolean
   extraRoutes?: readonly ListByRoute[]
   /**
    * The entity is a gallery of pictures of another (a product's images): `of` its required
@@ -488,6 +493,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly idFrom?: string
   readonly builtIn?: { readonly field: string; readonly values: readonly (string | boolean)[]; readonly message: `detail.${string}` }
   readonly scope?: (caller: Caller) => ScopeFilter | null
+  /** See EntityConfig.confidential. */
+  readonly isConfidential: boolean
   readonly ledger?: Required<AutoLedger>
   /** i18n keys: `<labelKey>.one`, `<labelKey>.other`. */
   readonly labelKey: string
@@ -647,6 +654,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     idFrom: config.idFrom,
     builtIn: config.builtIn && { field: config.builtIn.field, values: config.builtIn.values, message: config.builtIn.message ?? 'detail.built_in' },
     scope: config.scope,
+    isConfidential: config.confidential ?? parent?.isConfidential ?? false,
     ledger: config.ledger && { group: config.ledger.group, type: config.ledger.type, name: config.ledger.name ?? config.labelField ?? parent?.labelField ?? 'name' },
     labelKey: `entity.${config.name}`,
     listTitleKey: (config.nav ? config.nav.label : undefined) ?? `entity.${config.name}.other`,

@@ -113,6 +113,11 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   /** False for a value that is not business activity (a user's own UI settings): the audit log leaves it out. */
   readonly isAudited: boolean
   /**
+   * Someone's data or a secret (a mail's recipient and body, a token): its entity is never
+   * opened to anonymous reads. Contact details and credentials (e-mail, phone, password kinds) are so by kind.
+   */
+  readonly isPersonal: boolean
+  /**
    * How list rows carry the reference, for a contract's list shape: `label` — the referenced
    * row's label instead of `{id, name}`; `id` — the raw id, as the original backend listed it
    * (a client that renders the cell as it comes crashes on an object), with the label in the
@@ -166,6 +171,9 @@ export interface Field<V = unknown, P extends Presence = Presence> {
 
 export type ValueOf<F> = F extends Field<infer V, infer P> ? (P extends 'optional' ? V | null : V) : never
 
+/** Field kinds that are someone's by nature: contact details and credentials. */
+const PERSONAL_KINDS: readonly FieldKind[] = ['email', 'phone', 'password']
+
 type Common<V> = {
   required?: boolean
   default?: V
@@ -187,6 +195,8 @@ type Common<V> = {
   transient?: boolean
   /** `false`: changes to it are not business activity (UI settings) and the audit log leaves them out. */
   audited?: boolean
+  /** Someone's data or a secret the kind does not tell (a recipient kept as text, a mail body): see Field.isPersonal. */
+  personal?: boolean
 }
 
 type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { default: unknown } ? 'default' : 'optional'
@@ -194,7 +204,7 @@ type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { def
 type Spec<V> = Omit<
   Field<V>,
   | 'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'uniqueWithin' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly'
-  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient' | 'isAudited'
+  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient' | 'isAudited' | 'isPersonal'
 > & {
   isSearchable?: boolean
   isSortable?: boolean
@@ -227,6 +237,7 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     isVirtual,
     isTransient,
     isAudited: o.audited ?? true,
+    isPersonal: (o.personal ?? false) || PERSONAL_KINDS.includes(rest.kind),
     messages: o.messages,
     defaultValue: o.default,
   }

@@ -66,18 +66,17 @@ export function readPermissionOf(registry: Registry, entity: Entity<string, Fiel
  */
 export const ACCESS_LOOKUPS: readonly string[] = ['role', 'permission', 'menu_item']
 
-/** Field kinds that are someone's: contact details and credentials. */
-const PERSONAL_KINDS: readonly string[] = ['email', 'phone', 'password']
-
 const isUserLike = (entity: Entity<string, Fields>) => entity.name === 'user' || entity.parent?.name === 'user'
 
 /**
  * Why an entity may not be opened to anonymous reads (`PUBLIC_READ`), or null when it may: it
- * must be a registry entity with routes of its own, hold no one's personal data — not a user,
- * nor anything extending one, nor rows that name one (an employee's qualifications), nor an
- * e-mail address, a phone number or a password (even a business's: the rule cannot tell) —
- * have no row scope (an anonymous reader would pass it by), and, among the access entities,
- * be one of the lookups the original client needs.
+ * must be a registry entity with routes of its own, hold no one's personal data or secrets —
+ * not a user, nor anything extending one, nor rows that name one (an employee's
+ * qualifications), nor a field the registry marks personal (an e-mail address, a phone number,
+ * a password — even a business's: the rule cannot tell — a mail's recipient or body) — not be
+ * one of the business's confidential records (the books), have no row scope (an anonymous
+ * reader would pass it by), and, among the access entities, be one of the lookups the
+ * original client needs. All of it is read from the registry, never from a list of names.
  */
 export function publicReadRefusal(registry: Registry, name: string): string | null {
   const entity = registry.find((e) => e.name === name && !e.isLine)
@@ -86,9 +85,10 @@ export function publicReadRefusal(registry: Registry, name: string): string | nu
   const personal = entity.fieldNames.find((n) => {
     const field = entity.fields[n]!
     const target = field.ref ? registry.find((e) => e.name === field.ref!.target) : undefined
-    return PERSONAL_KINDS.includes(field.kind) || (target !== undefined && isUserLike(target))
+    return field.isPersonal || (target !== undefined && isUserLike(target))
   })
   if (personal) return `'${name}' holds personal data (its field '${personal}') and is never opened to anonymous reads`
+  if (entity.isConfidential) return `'${name}' holds the business's confidential records and is never opened to anonymous reads`
   if (entity.scope) return `'${name}' limits its rows per caller (a row scope), which an anonymous reader would pass by`
   if (entity.module === 'identity' && !ACCESS_LOOKUPS.includes(name)) return `'${name}' is an access entity; of those only ${ACCESS_LOOKUPS.join(', ')} may be opened`
   return null

@@ -15,6 +15,7 @@ export type LogType = (typeof logTypes)[number]
 export const accountLog = defineEntity({
   name: 'account_log',
   module: 'accounting',
+  confidential: true,
   listKey: 'account_logs',
   labelField: 'reference_no',
   route: { area: 'accountLog-management', list: 'accountLogs' },

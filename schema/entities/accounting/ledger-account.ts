@@ -10,6 +10,7 @@ import { chartNode, chartNodeFields } from './chart-node'
 export const ledgerAccount = defineEntity({
   name: 'ledger_account',
   module: 'accounting',
+  confidential: true,
   listKey: 'ledger_accounts',
   // The spec's "acccount-management/accounts" (detail "account-management/accounts/{id}") names the chart's accounts too (issue 10).
   route: { area: 'ledger-management', list: 'ledgers', alsoAt: { area: 'acccount-management', list: 'accounts', formArea: 'account-management', form: 'accounts' } },

@@ -4,6 +4,7 @@ import { defineEntity, f } from '../../kit'
 export const subLedgerAccount = defineEntity({
   name: 'sub_ledger_account',
   module: 'accounting',
+  confidential: true,
   // The spec's key; the original backend answered `sub_ledgers` (api-contract §2.3).
   listKey: 'sub_ledger_accounts',
   ordering: 'name',

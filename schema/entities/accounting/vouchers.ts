@@ -79,6 +79,7 @@ function voucherEntity(spec: VoucherSpec) {
   return defineEntity({
     name: spec.kind,
     module: 'accounting',
+    confidential: true,
     listKey: spec.listKey,
     labelField: 'invoice_no',
     route: spec.route,

@@ -10,6 +10,7 @@ import { defineEntity, f } from '../../kit'
 export const causeDonation = defineEntity({
   name: 'cause_donation',
   module: 'membership',
+  confidential: true,
   listKey: 'cause_donations',
   labelField: 'invoice_no',
   route: { area: 'causedonation-management', list: 'causedonations' },

@@ -16,15 +16,16 @@ export const outboxMessage = defineEntity({
   route: { area: 'outbox-management', list: 'outbox' },
   fields: {
     // What queueMail was given; the state below is the sender's (read-only).
-    recipient: f.text({ max: 320, required: true, search: true, code: true }),
+    recipient: f.text({ max: 320, required: true, search: true, code: true, personal: true }),
     subject: f.text({ max: 255, required: true, search: true }),
     status: f.choice(MAIL_STATUSES, { readOnly: true, default: 'queued' }),
     attempts: f.integer({ readOnly: true, default: 0 }),
     next_attempt_at: f.datetime({ readOnly: true }),
     sent_at: f.datetime({ readOnly: true }),
-    last_error: f.text({ multiline: true, readOnly: true, hideInList: true }),
-    body_text: f.text({ multiline: true, hideInList: true }),
-    body_html: f.text({ multiline: true, hideInList: true }),
+    last_error: f.text({ multiline: true, readOnly: true, hideInList: true, personal: true }),
+    // A reset mail's body holds its link: whoever reads it takes the account over.
+    body_text: f.text({ multiline: true, hideInList: true, personal: true }),
+    body_html: f.text({ multiline: true, hideInList: true, personal: true }),
   },
   listColumns: ['recipient', 'subject', 'status', 'attempts', 'sent_at'],
   // Create and update are the server's (queueMail and the sender); a message that failed for good may be sent again.

@@ -20,6 +20,12 @@ describe('PUBLIC_READ', () => {
     ['employee', "PUBLIC_READ: 'employee' holds personal data (user accounts)"],
     ['qualification', "PUBLIC_READ: 'qualification' holds personal data (its field 'employee_id')"],
     ['general_setting', "PUBLIC_READ: 'general_setting' holds personal data (its field 'email')"],
+    // Anyone reading the outbox would read the reset links in it and take any account over.
+    ['outbox_message', "PUBLIC_READ: 'outbox_message' holds personal data (its field 'recipient')"],
+    ['journal', "PUBLIC_READ: 'journal' holds the business's confidential records"],
+    ['account_log', "PUBLIC_READ: 'account_log' holds the business's confidential records"],
+    ['ledger_account', "PUBLIC_READ: 'ledger_account' holds the business's confidential records"],
+    ['cause_donation', "PUBLIC_READ: 'cause_donation' holds the business's confidential records"],
     ['role_menu', "PUBLIC_READ: 'role_menu' is an access entity; of those only role, permission, menu_item may be opened"],
     ['cites', "PUBLIC_READ: 'cites' is not an entity (known: country, city"],
     ['role_menu_item', "PUBLIC_READ: 'role_menu_item' is not an entity"],
@@ -36,6 +42,15 @@ describe('PUBLIC_READ', () => {
     const names = ['branch', 'thana', 'city', 'country', 'role', 'department', 'permission', 'menu_item']
     expect(loadConfig({ PUBLIC_READ: names.join(',') }).PUBLIC_READ).toEqual(names)
     for (const name of names) expect(publicReadRefusal(entities, name), name).toBeNull()
+  })
+
+  it('decides by what the registry says of an entity, not by its name', () => {
+    const note = (fields: Parameters<typeof defineEntity>[0]['fields'], confidential?: boolean) =>
+      defineEntity({ name: 'note', module: 'test', listKey: 'notes', route: { area: 'note-management', list: 'notes' }, fields, confidential })
+    expect(publicReadRefusal([...entities, note({ title: f.text() })], 'note')).toBeNull()
+    expect(publicReadRefusal([...entities, note({ title: f.text(), token: f.text({ personal: true }) })], 'note')).toBe("'note' holds personal data (its field 'token') and is never opened to anonymous reads")
+    expect(publicReadRefusal([...entities, note({ title: f.text(), contact: f.email() })], 'note')).toMatch(/its field 'contact'/)
+    expect(publicReadRefusal([...entities, note({ title: f.text() }, true)], 'note')).toMatch(/confidential records/)
   })
 
   it('refuses an entity with a row scope: an anonymous reader would pass it by', () => {
