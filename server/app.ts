@@ -24,6 +24,7 @@ import type { DomainModule, ModuleDeps } from './engine/modules'
 import { registerReportRoutes, type ReportRun } from './engine/reports'
 import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './engine/routes'
 import type { ActionHandler } from './engine/service'
+import { answersForCaller } from './engine/for-caller'
 import { frameworkErrorHandler, newRequestId, registerErrorHandling } from './http/errors'
 import { registerCompression, registerStaticServing } from './http/static'
 import { catalogues, messageFor } from './i18n'
@@ -185,6 +186,7 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(options.db, options.jwtSecret))
     api.addHook('preHandler', authorize)
+    answersForCaller(api)
     for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks, actions })
     registerReportRoutes(api, { db: options.db, registry: entities, reports, runs })
     for (const m of modules) await m.routes?.(api, deps)

@@ -3,7 +3,6 @@ import { z } from 'zod'
 import { routeAction, type Action, type Entity, type Fields, type GenericRoute, type Message } from '../../schema/kit'
 import { isIdText, MAX_ID, validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
-import { forCaller } from './for-caller'
 import { BusinessError } from './errors'
 import type { HookRegistry } from './hooks'
 import { findRow, type Registry } from './list-query'
@@ -71,20 +70,13 @@ const say = (req: FastifyRequest, message: Message) => messageFor(req.headers['a
 
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
   const base = entity.api.base
-  /**
-   * A row as its caller may see it: reads `PUBLIC_READ` opens answer anyone (a public route
-   * takes no token, so a signed-in caller is anonymous there too), and leave out who wrote the
-   * row — the authors' e-mails are personal data.
-   */
-  const shownTo = <R extends Record<string, unknown>>(req: FastifyRequest, row: R): R => forCaller(entity, req, [row])[0]!
   // `search/` refuses what it does not know; `all/` applies what it knows (`q`, filters, ranges) and ignores the rest.
   // A list view's filter (`?view=`) holds whatever else is asked.
   const filters = (query: Query, withFilters: boolean) => [...viewFilters(entity, query.view), ...filtersOf(entity, query, { unknown: withFilters ? 'refuse' : 'ignore' })]
 
   // Every key the entity's lists answer under (`alsoListKeys`), each with the same rows.
-  const keyed = (req: FastifyRequest, rows: Record<string, unknown>[]) => {
-    const shown = forCaller(entity, req, rows)
-    return Object.fromEntries(entity.listKeys.map((key) => [key, shown]))
+  const keyed = (rows: Record<string, unknown>[]) => {
+    return Object.fromEntries(entity.listKeys.map((key) => [key, rows]))
   }
 
   const envelope = async (req: FastifyRequest, withFilters: boolean) => {
@@ -95,7 +87,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       page: pageOf(query),
     })
     return {
-      ...keyed(req, result.rows),
+      ...keyed(result.rows),
       page: result.page,
       size: result.size,
       total_pages: result.totalPages,
@@ -105,7 +97,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   const unpaged = async (req: FastifyRequest, withFilters: boolean) => {
     const query = req.query as Query
     const { rows } = await readList(requestContext(deps, entity, req), { filters: filters(query, withFilters), ordering: orderingOf(entity, query) })
-    return keyed(req, rows)
+    return keyed(rows)
   }
 
   const phoneFields = entity.fieldNames.filter((n) => entity.fields[n]!.kind === 'phone')
@@ -155,7 +147,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     all: (req) => (entity.paginateAll ? envelope(req, false) : unpaged(req, false)),
     search: (req) => envelope(req, true),
     without_pagination: (req) => unpaged(req, true),
-    read: async (req) => shownTo(req, await readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))),
+    read: async (req) => readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)),
     create: async (req, reply) => {
       const body = await readBody(req, entity, deps.mediaDir)
       try {
@@ -192,21 +184,21 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,
       })
-      return keyed(req, rows)
+      return keyed(rows)
     })
   }
 
   // A document kept one row per line, whole, by the id of any of its rows: what its form edits.
   if (entity.rowsPerLine) {
     app.get<{ Params: IdParams }>(`${base}/document/:id`, { config: actionConfig(entity, 'DETAILS') }, async (req) =>
-      shownTo(req, await readDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id))),
+      readDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id)),
     )
   }
 
   // A gallery's new order, all at once (EntityConfig.gallery).
   if (entity.gallery) {
     app.post(`${base}/reorder/`, { config: actionConfig(entity, 'UPDATE') }, async (req) => ({
-      [entity.listKey]: (await reorderGallery(requestContext(deps, entity, req), req.body)).map((row) => shownTo(req, row)),
+      [entity.listKey]: await reorderGallery(requestContext(deps, entity, req), req.body),
     }))
   }
 

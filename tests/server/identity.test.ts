@@ -615,7 +615,15 @@ describeEachDatabase('identity and access', (t) => {
         const read = await t.current.call({ method: 'GET', url: '/general_setting/api/v1/general_setting/all/', asAnonymous: true, headers: authorization ? { authorization } : {} })
         expect(read.status).toBe(200)
         expect(read.body.general_settings[0]).toMatchObject({ title: 'Closed', is_registration_open: false })
+        // Whatever made the read public, an anonymous answer leaves out who wrote the row (the admin's e-mail).
+        expect(read.body.general_settings[0]).toMatchObject({ created_by: null, updated_by: null })
+        expect(read.raw).not.toContain(ADMIN.email)
+        expect(read.headers['cache-control']).not.toBe('no-store')
       }
+      const signedRead = await t.current.call({ method: 'GET', url: `/general_setting/api/v1/general_setting/${closed.body.id}` })
+      expect(signedRead.body.created_by).not.toBeNull()
+      // A signed-in caller's answers are theirs: no shared cache keeps them.
+      expect(signedRead.headers['cache-control']).toBe('no-store')
       expect((await t.current.call({ method: 'GET', url: `/general_setting/api/v1/general_setting/${closed.body.id}`, asAnonymous: true })).status).toBe(401)
       const refused = await t.current.call({ method: 'POST', url: '/api/auth/register', payload: { first_name: 'Late', last_name: 'Comer', email: `${unique('late')}@example.com`, password: 'welcome-1' }, asAnonymous: true })
       expect(refused.status).toBe(403)

@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Entity, Fields } from '../../../schema/kit'
 import type { Row } from '../../db/types'
-import { isOpenedByPublicRead } from '../../engine/access'
 import type { Filter } from '../../engine/list-query'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
@@ -32,7 +30,7 @@ export function registerCategoryRoutes(app: FastifyInstance, deps: ModuleDeps): 
 
   const list = async (request: FastifyRequest, filters: Filter[]): Promise<Row[]> => {
     const { rows } = await readList(requestContext(engine, entity, request), { filters, ordering: entity.ordering })
-    return withoutAuthorsForAnonymous(entity, request, rows)
+    return rows
   }
   /** The level of a stored category (1 for a parent category), or a 404. */
   const levelOf = async (raw: string): Promise<{ id: number; level: number }> => {
@@ -56,10 +54,4 @@ export function registerCategoryRoutes(app: FastifyInstance, deps: ModuleDeps): 
   app.get<{ Params: { id: string } }>(`${base}/get_all_sub_sub_category_by_category_id_without_pagination/:id`, { config }, async (request) => ({
     sub_sub_categories: await childrenAt(request, request.params.id, 2),
   }))
-}
-
-/** As the engine's own reads: rows `PUBLIC_READ` opens to anyone leave out who wrote them (the authors' e-mails). */
-function withoutAuthorsForAnonymous(entity: Entity<string, Fields>, request: FastifyRequest, rows: Row[]): Row[] {
-  if (!isOpenedByPublicRead(entity) || request.principal) return rows
-  return rows.map((row) => ({ ...row, created_by: null, updated_by: null }))
 }

@@ -8,7 +8,6 @@ import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { readList, readRow } from '../../engine/service'
 import { hasNulCharacter } from '../../engine/validate'
-import { forCaller } from '../../engine/for-caller'
 
 /** `/cms_menu_content/api/v1`: the part of an entity's base before its own name, where the contract puts some of its routes. */
 export const contractPrefix = (entity: Entity<string, Fields>) => entity.api.base.slice(0, entity.api.base.lastIndexOf('/'))
@@ -29,7 +28,7 @@ export function registerContentRoutes(app: FastifyInstance, deps: ModuleDeps): v
   if (!menu || !content || !itinerary || !meta) return
   const engine = { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir }
   const list = async (request: FastifyRequest, entity: Entity<string, Fields>, filters: Filter[], ordering: string): Promise<Row[]> =>
-    forCaller(entity, request, (await readList(requestContext(engine, entity, request), { filters, ordering })).rows)
+    (await readList(requestContext(engine, entity, request), { filters, ordering })).rows
 
   // A menu's contents by position: the contract's two paths answer alike.
   type MenuParams = { Params: { menu_id: string } }
@@ -58,7 +57,6 @@ export function registerContentRoutes(app: FastifyInstance, deps: ModuleDeps): v
     if (!found) throw new NotFoundError({ key: 'detail.cms_content_slug_not_found', params: { slug } })
     const [first] = await list(request, meta, [{ field: 'cms_content', op: 'equals', value: Number(found.id) }], 'id')
     if (!first) throw new NotFoundError({ key: 'detail.cms_meta_data_not_found', params: { slug } })
-    const [record] = forCaller(meta, request, [await readRow(requestContext(engine, meta, request), Number(first.id))])
-    return record
+    return readRow(requestContext(engine, meta, request), Number(first.id))
   })
 }

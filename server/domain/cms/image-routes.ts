@@ -7,7 +7,6 @@ import { actionConfig, requestContext } from '../../engine/routes'
 import { readList } from '../../engine/service'
 import { hasNulCharacter } from '../../engine/validate'
 import { contractPrefix } from './content-routes'
-import { forCaller } from '../../engine/for-caller'
 import { imagesByHead } from './image-maps'
 
 /** The paths below `/cms_menu_content_image/api/v1` of the pictures' read routes (api-contract §4.4). */
@@ -33,7 +32,7 @@ export function registerImageRoutes(app: FastifyInstance, deps: ModuleDeps): voi
   const engine = { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir }
   const ofMenu = (id: number): Filter[] => [{ field: 'cms_menu', op: 'equals', value: id }]
   const imagesOf = async (request: FastifyRequest, menuId: number) =>
-    forCaller(image, request, (await readList(requestContext(engine, image, request), { filters: ofMenu(menuId), ordering: 'id' })).rows)
+    (await readList(requestContext(engine, image, request), { filters: ofMenu(menuId), ordering: 'id' })).rows
   const base = contractPrefix(image)
   const config = actionConfig(image, 'LIST')
   type MenuParams = { Params: { menu_id: string } }
@@ -55,6 +54,6 @@ export function registerImageRoutes(app: FastifyInstance, deps: ModuleDeps): voi
   app.get<MenuParams>(`${base}/${imageRoutePaths.contentsAndImages}`, { config }, async (request) => {
     const menuId = rowIdOf(menu, request.params.menu_id)
     const contents = await readList(requestContext(engine, content, request), { filters: ofMenu(menuId), ordering: 'position' })
-    return { menu_items: forCaller(content, request, contents.rows), [image.listKey]: await imagesOf(request, menuId) }
+    return { menu_items: contents.rows, [image.listKey]: await imagesOf(request, menuId) }
   })
 }

@@ -5,7 +5,6 @@ import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { notFound, readList, readRow } from '../../engine/service'
-import { forCaller } from '../../engine/for-caller'
 
 /**
  * A cause's page as the contract reads it (api-contract §4.5):
@@ -29,7 +28,7 @@ export function registerCauseRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     const known = await deps.db.selectFrom(cause.name).select('id').where('id', '=', causeId).executeTakeFirst()
     if (!known) throw notFound(cause, causeId)
     const { rows } = await readList(requestContext(engine, entity, request), { filters: [{ field: 'cause', op: 'equals', value: causeId }], ordering: entity.ordering })
-    return forCaller(entity, request, rows)
+    return rows
   }
 
   type ById = FastifyRequest<{ Params: { id: string } }>
