@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { entities } from '../schema'
 import { publicReadRefusal } from './engine/access'
+import { refsAsIdsRefusal } from './engine/refs-as-ids'
 
 /**
  * Configuration comes from the environment only and is validated once at start-up,
@@ -37,6 +38,8 @@ const envSchema = z.object({
   CORS_ORIGINS: listOf,
   // Reference entities whose reads answer without a token (README: a risk to weigh).
   PUBLIC_READ: listOf,
+  // References listed as raw ids (`entity.field`), for the original client's lists (README).
+  LIST_REFS_AS_IDS: listOf,
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   SMTP_URL: z
@@ -72,8 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !e.JWT_SECRET) {
     throw new ConfigError('Invalid configuration:\n  - JWT_SECRET: required when NODE_ENV=production (at least 32 random characters)')
   }
-  const refusals = e.PUBLIC_READ.map((name) => publicReadRefusal(entities, name)).filter((r): r is string => r !== null)
-  if (refusals.length > 0) throw new ConfigError(`Invalid configuration:\n${refusals.map((r) => `  - PUBLIC_READ: ${r}`).join('\n')}`)
+  const refusals = [
+    ...e.PUBLIC_READ.map((name) => publicReadRefusal(entities, name)).map((r) => r && `PUBLIC_READ: ${r}`),
+    ...e.LIST_REFS_AS_IDS.map((pair) => refsAsIdsRefusal(entities, pair)).map((r) => r && `LIST_REFS_AS_IDS: ${r}`),
+  ].filter((r): r is string => r !== null)
+  if (refusals.length > 0) throw new ConfigError(`Invalid configuration:\n${refusals.map((r) => `  - ${r}`).join('\n')}`)
   const database: Config['database'] =
     e.DATABASE_URL === 'memory://'
       ? { kind: 'pglite', dataDir: undefined }

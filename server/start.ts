@@ -12,6 +12,7 @@ import { setUploadQuota } from './engine/uploads'
 import { startMailSender } from './mail/sender'
 import { mailTransport } from './mail/transport'
 import { withPublicRead } from './engine/access'
+import { withRefsAsIds } from './engine/refs-as-ids'
 
 export type Started = { app: FastifyInstance; address: string; stop: () => Promise<void> }
 
@@ -38,7 +39,7 @@ export async function start(config: Config, registry: { entities: readonly Entit
     const jwtSecret = config.JWT_SECRET ?? demoJwtSecret(config.database.kind === 'pglite' ? config.database.dataDir && dataDir : dataDir)
     const app = await buildApp({
       db: connection.db,
-      entities: withPublicRead(registry.entities, config.PUBLIC_READ),
+      entities: withPublicRead(withRefsAsIds(registry.entities, config.LIST_REFS_AS_IDS), config.PUBLIC_READ),
       reports: registry.reports,
       jwtSecret,
       mediaDir: join(dataDir, 'media'),

@@ -410,6 +410,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * entity's name in PascalCase (`shippingaddress` → `ShippingAddress`, not `Shippingaddress`).
    */
   model?: string
+  /** More keys its `search/` alone answers under, where the contract's backend slipped (menu items' search under `branches`). */
+  searchAlsoKeys?: readonly string[]
   /** Actions that answer without a token (only LIST and DETAILS may be public): site settings read at start-up. */
   public?: readonly Action[]
   /**
@@ -452,6 +454,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   /** The parent this entity extends (multi-table inheritance), if any. */
   readonly parent?: Entity<string, Fields>
   /** Fields stored in the entity's own table: all of them, or those the parent does not have. */
+  /** Every key its `search/` answers under: the list keys and `searchAlsoKeys`. */
+  readonly searchKeys: readonly string[]
   readonly ownFieldNames: readonly string[]
   readonly labelField: string
   readonly permission: string
@@ -596,9 +600,11 @@ export function defineEntity<const N extends string, const F extends Fields, con
     name: config.name,
     module: config.module,
     listKey: config.listKey ?? `${config.name}_lines`,
-    listKeys: [config.listKey ?? `${config.name}_lines`, ...(config.alsoListKeys ?? []).filter((key) => key !== config.listKey)],
+    listKeys,
+    searchKeys: [...new Set([...listKeys, ...(config.searchAlsoKeys ?? [])])],
     fields,
     fieldNames,
+  const listKeys = [config.listKey ?? `${config.name}_lines`, ...(config.alsoListKeys ?? []).filter((key) => key !== config.listKey)]
     parent,
     ownFieldNames,
     labelField: config.labelField ?? parent?.labelField ?? (isLine ? fieldNames[0]! : 'name'),

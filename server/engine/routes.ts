@@ -74,12 +74,10 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   // A list view's filter (`?view=`) holds whatever else is asked.
   const filters = (query: Query, withFilters: boolean) => [...viewFilters(entity, query.view), ...filtersOf(entity, query, { unknown: withFilters ? 'refuse' : 'ignore' })]
 
-  // Every key the entity's lists answer under (`alsoListKeys`), each with the same rows.
-  const keyed = (rows: Record<string, unknown>[]) => {
-    return Object.fromEntries(entity.listKeys.map((key) => [key, rows]))
-  }
+  // Every key the entity's lists answer under (`alsoListKeys`; a search also `searchAlsoKeys`), each with the same rows.
+  const keyed = (rows: Record<string, unknown>[], keys = entity.listKeys) => Object.fromEntries(keys.map((key) => [key, rows]))
 
-  const envelope = async (req: FastifyRequest, withFilters: boolean) => {
+  const envelope = async (req: FastifyRequest, withFilters: boolean, keys = entity.listKeys) => {
     const query = req.query as Query
     const result = await readList(requestContext(deps, entity, req), {
       filters: filters(query, withFilters),
@@ -87,7 +85,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       page: pageOf(query),
     })
     return {
-      ...keyed(result.rows),
+      ...keyed(result.rows, keys),
       page: result.page,
       size: result.size,
       total_pages: result.totalPages,
@@ -145,7 +143,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
 
   const handlers: Record<GenericRoute, RouteHandlerMethod> = {
     all: (req) => (entity.paginateAll ? envelope(req, false) : unpaged(req, false)),
-    search: (req) => envelope(req, true),
+    search: (req) => envelope(req, true, entity.searchKeys),
     without_pagination: (req) => unpaged(req, true),
     read: async (req) => readRow(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)),
     create: async (req, reply) => {

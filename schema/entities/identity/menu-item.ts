@@ -25,6 +25,8 @@ export const menuItem = defineEntity({
     position: f.integer({ default: 0, min: 0 }),
   },
   search: ['title'],
+  // The original backend answered its search under `branches`, and its client reads that key.
+  searchAlsoKeys: ['branches'],
   // The contract's `all/` answers every item, unpaged, as `{menu_items}`.
   paginateAll: false,
   nav: { group: 'user-config', icon: 'list', order: 5, label: 'nav.menu_items' },
