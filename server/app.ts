@@ -61,8 +61,16 @@ export type AppOptions = {
   /** Sign-in throttling limits (defaults in server/auth/throttle.ts). */
   loginThrottle?: ThrottleOptions
 }
+  /** How long a request may take to arrive whole, headers and body (default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number
 
 /** Every generic route an entity leaves to a module must be registered by one: a declared-but-missing route stops the start. */
+/**
+ * A request must arrive whole within this (a 10 MB upload over a slow phone link fits): one
+ * whose body never completes would otherwise hold its connection, and what it locked, for ever.
+ */
+export const REQUEST_TIMEOUT_MS = 120_000
+
 function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes: readonly RouteEntry[]): void {
   const shape = (url: string) => url.replace(/:\w+/g, ':').replace(/\/$/, '')
   const have = new Set(routes.map((r) => `${r.method} ${shape(r.url)}`))
@@ -135,6 +143,10 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 2 * 1024 * 1024,
     // A malformed `%` escape in a path is answered before any hook runs: helmet's headers are set by hand.
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    // Given to Node's server as it is made too: set afterwards (as Fastify does), Node 20 never
+    // times a request out. It looks for overdue ones this often (30 s by default).
+    http: { requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, connectionsCheckingInterval: Math.min(5_000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) },
     frameworkErrors: frameworkErrorHandler((request, reply) => setSecurityHeaders(request.raw, reply.raw, () => {})),
   })
   const routeTable: RouteEntry[] = []

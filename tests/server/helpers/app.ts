@@ -39,7 +39,7 @@ export type TestApp = {
  * `entities`, `reports`: build the app (and migrate the database) with this registry instead of
  * the real one; `modules`: domain modules besides the app's (a test's hooks, actions, report queries).
  */
-export type TestAppOptions = { entities?: readonly Entity<string, Fields>[]; reports?: readonly Report[]; modules?: readonly DomainModule[]; distDir?: string }
+export type TestAppOptions = { entities?: readonly Entity<string, Fields>[]; reports?: readonly Report[]; modules?: readonly DomainModule[]; distDir?: string; requestTimeoutMs?: number }
 
 async function insertUser(db: Db, user: { email: string; password?: string; isAdmin?: boolean }): Promise<number> {
   const password = await hashPassword(user.password ?? 'password123')
@@ -57,7 +57,7 @@ export async function testApp(kind: DatabaseKind, options: TestAppOptions = {}):
   if (options.entities) await migrate(db, options.entities)
   const adminId = await insertUser(db, { ...ADMIN, isAdmin: true })
   const mediaDir = mkdtempSync(join(tmpdir(), 'media-'))
-  const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, entities: options.entities, reports: options.reports, distDir: options.distDir, modules: [...defaultModules(), ...(options.modules ?? [])] })
+  const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, entities: options.entities, reports: options.reports, distDir: options.distDir, requestTimeoutMs: options.requestTimeoutMs, modules: [...defaultModules(), ...(options.modules ?? [])] })
   await app.ready()
   let token: string | undefined
   const getToken = async () => (token ??= await signToken(JWT_SECRET, adminId))
