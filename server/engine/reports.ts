@@ -45,12 +45,17 @@ function orderOf(report: Report): RawBuilder<unknown> {
 
 const paramsShape = (report: Report) => ({ fields: report.params, fieldNames: report.paramNames, rules: report.rules, linesFieldNames: [], fieldLabelKey: report.fieldLabelKey })
 
-/** One value of a CSV file: quoted when needed, and text that a spreadsheet would take for a formula made inert. */
+/**
+ * One value of a CSV file. Text is always quoted, and whatever a spreadsheet would start a
+ * formula with is made inert — at the start, and after anything a spreadsheet may split cells
+ * on: a Turkish Excel reads `;` as the separator, so `x;=1+1` would start a cell there.
+ */
 export function csvValue(value: unknown, isText: boolean): string {
   if (value === null || value === undefined) return ''
   let s = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value)
-  if (isText && /^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+  if (!isText) return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+  s = s.replace(/(^|[,;\t\r\n])([=+\-@\t\r])/g, "$1'$2")
+  return `"${s.replace(/"/g, '""')}"`
 }
 
 const CSV_BATCH = 2_000

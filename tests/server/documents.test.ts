@@ -386,8 +386,8 @@ describeEachDatabase(
         expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
         expect(res.headers['content-disposition']).toBe('attachment; filename="gadget_sales.csv"')
         const lines = res.body.replace(/^\ufeff/, '').trimEnd().split('\r\n')
-        expect(lines[0]).toBe('District,Serial Number,Items,Basic Salary')
-        expect(lines.slice(1)).toEqual(every.rows.map((r: Record<string, unknown>) => [r.gadget, r.orders, r.quantity, r.amount].join(',')))
+        expect(lines[0]).toBe('"District","Serial Number","Items","Basic Salary"')
+        expect(lines.slice(1)).toEqual(every.rows.map((r: Record<string, unknown>) => [`"${String(r.gadget)}"`, r.orders, r.quantity, r.amount].join(',')))
       })
 
       it('needs its permission', async () => {

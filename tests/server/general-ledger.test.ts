@@ -385,11 +385,11 @@ describeEachDatabase('general ledger', (t, kind) => {
     const csv = await t.current.call({ method: 'GET', url: `${ledgerReport.api.base}/csv?ledger=${l.stationery}&${period}` })
     expect(csv.status).toBe(200)
     expect(csv.raw.replace(/^\ufeff/, '').trim().split('\r\n')).toEqual([
-      'No.,Date,Reference No,Type,Related Ledgers,Details,Debit,Credit,Balance',
-      '0,2026-07-05,,opening_balance,,,,,100.00',
-      '1,2026-07-05,JO-ST-2,journal,Rahim Supplies,,50.25,0.00,150.25',
-      '2,2026-07-10,JO-ST-3,journal,Rahim Supplies,,0.00,30.00,120.25',
-      '3,2026-07-15,,closing_balance,,,,,120.25',
+      '"No.","Date","Reference No","Type","Related Ledgers","Details","Debit","Credit","Balance"',
+      '0,2026-07-05,,"opening_balance",,,,,100.00',
+      '1,2026-07-05,"JO-ST-2","journal","Rahim Supplies",,50.25,0.00,150.25',
+      '2,2026-07-10,"JO-ST-3","journal","Rahim Supplies",,0.00,30.00,120.25',
+      '3,2026-07-15,,"closing_balance",,,,,120.25',
     ])
 
     const missing = await t.current.call({ method: 'GET', url: `${ledgerReport.api.base}/?${period}` })
