@@ -16,6 +16,9 @@ export type Reset = Numbering['reset']
 
 const PREFIX = /^[A-Z]{2,10}$/
 
+/** The period a day is counted in: the day itself, or its year. */
+export const periodOf = (date: string, reset: Reset): string => (reset === 'year' ? date.slice(0, 4) : date)
+
 /** The number of the `n`th document of a prefix in the day (or year) of `date`. */
 export function formatNumber(prefix: string, date: string, n: number, reset: Reset = 'day'): string {
   if (!PREFIX.test(prefix)) throw new Error(`invoice prefix '${prefix}' must be 2 to 10 capital letters`)
@@ -53,6 +56,27 @@ export async function nextNumber(trx: Trx, prefix: string, date: string, reset: 
 export const numberDayOf = (values: Values, dateField: string | undefined): string => {
   const given = dateField ? values[dateField] : undefined
   return typeof given === 'string' && isCalendarDate(given.slice(0, 10)) ? given.slice(0, 10) : utcDay()
+}
+
+/**
+ * A change that moves a numbered record's date (`numbering.date`) into another period — a
+ * voucher dated the 15th moved to the 16th — gives it the next number of the new period,
+ * taken as any new one is (gapless there, the counter locked until commit). The old number is
+ * not given back: a counter counts up and later numbers of its period may be taken already,
+ * so giving it back would leave a hole or take a number out of order. It stays accounted
+ * for as a cancelled voucher's is — what it posted is reversed under it in the append-only
+ * general ledger (posting.ts), and the audit entry of the change says which number became
+ * which — so every number a period gave still tells what became of it. Refusing the change
+ * was the other way; a wrong date is an everyday correction, and cancelling and entering the
+ * voucher again would leave the same trail in more steps.
+ */
+export async function renumberIfMoved(trx: Trx, entity: Entity<string, Fields>, before: Values, values: Values): Promise<void> {
+  const spec = entity.numbering
+  const held = before[spec?.field ?? '']
+  if (!spec?.date || typeof held !== 'string' || held === '') return
+  const [was, is] = [numberDayOf(before, spec.date), numberDayOf(values, spec.date)]
+  if (periodOf(was, spec.reset) === periodOf(is, spec.reset)) return
+  values[spec.field] = await nextNumber(trx, spec.prefix, is, spec.reset)
 }
 
 /** Gives a new record its number (`numbering`) unless code acting as the system gave one. */

@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
 import { money, storageOf, type Entity, type Fields } from '../../schema/kit'
-import type { Row, Trx } from '../db/types'
+import type { Executor, Row, Trx } from '../db/types'
 import type { Actor, EntityHooks, HookContext, HookRegistry } from './hooks'
 import type { Registry } from './list-query'
-import { nextNumber, numberDayOf } from './numbering'
+import { nextNumber, numberDayOf, periodOf } from './numbering'
 
 /**
  * Posted documents (EntityConfig.posts; Frappe Books' `Transactional`): the engine decides
@@ -64,6 +64,20 @@ function numberingOf(registry: Registry, entity: Entity<string, Fields>): { pref
   return numbering
 }
 
+/**
+ * The record that posted the document of `entity` numbered `number` — a donation, for its
+ * receipt; a cause, for its sales entry — found by the number it holds (`posts: { as:
+ * <entity>, number }`); undefined for a document nobody posted (a voucher entered as such).
+ */
+export async function postedBy(db: Executor, registry: Registry, entity: Entity<string, Fields>, number: string): Promise<{ entity: Entity<string, Fields>; id: number } | undefined> {
+  for (const owner of registry.filter((e) => e.posts?.as === entity.name)) {
+    const field = owner.posts!.number
+    const found = await sql<{ id: number }>`select id from ${sql.id(storageOf(owner, field).name)} where ${sql.ref(field)} = ${number} order by id limit 1`.execute(db)
+    if (found.rows[0]) return { entity: owner, id: Number(found.rows[0].id) }
+  }
+  return undefined
+}
+
 /** The posting machinery of one entity: number, post, repost when changed, reverse. */
 export function poster(entity: Entity<string, Fields>, deps: Deps) {
   const spec = entity.posts!
@@ -78,6 +92,18 @@ export function poster(entity: Entity<string, Fields>, deps: Deps) {
   const takeNumber = (trx: Trx, registry: Registry, record: Row) => {
     const { prefix, reset } = numberingOf(registry, entity)
     return nextNumber(trx, prefix, numberDayOf(record, spec.date), reset)
+  }
+
+  /**
+   * Whether a change moves the record's date field (`posts.date`) into another period of the
+   * voucher's numbering: its posting then takes a number of the new period (numbering.ts,
+   * `renumberIfMoved`, says why). A record posting `as: 'ledger'` holds its own numbering's
+   * number, which the update itself renumbers.
+   */
+  const hasMoved = (registry: Registry, before: Row, record: Row) => {
+    if (!spec.date || spec.as === 'ledger') return false
+    const { reset } = numberingOf(registry, entity)
+    return periodOf(numberDayOf(before, spec.date), reset) !== periodOf(numberDayOf(record, spec.date), reset)
   }
 
   /** Brings what stands under the record's number to what the record posts now. */
@@ -101,7 +127,13 @@ export function poster(entity: Entity<string, Fields>, deps: Deps) {
     if (await ledger!.standing(trx, { as: spec.as, number })) await ledger!.reverse(trx, { ...base(ctx), number })
   }
 
-  return { isWanted, takeNumber, sync, reverse, postsOnCreate: spec.on === 'create' }
+  /** A record renumbered (moved to another period): what its old number posted is reversed under that number, then it posts under the new one. */
+  async function resync(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, before: Row | null, after: Row): Promise<void> {
+    if (before && before[spec.number] !== after[spec.number]) await reverse(trx, ctx, before)
+    await sync(trx, ctx, after)
+  }
+
+  return { isWanted, takeNumber, hasMoved, sync, resync, reverse, postsOnCreate: spec.on === 'create' }
 }
 
 /**
@@ -120,7 +152,7 @@ export function postingHooks(registry: Registry, deps: Deps): Array<readonly [st
         const documentHooks: EntityHooks = {
           async afterDocumentWrite(ctx) {
             if (ctx.action === 'delete') await p.reverse(ctx.trx, ctx, ctx.before)
-            else if (ctx.after) await p.sync(ctx.trx, ctx, ctx.after)
+            else if (ctx.after) await p.resync(ctx.trx, ctx, ctx.before, ctx.after)
           },
         }
         return [entity.name, documentHooks] as const
@@ -129,11 +161,12 @@ export function postingHooks(registry: Registry, deps: Deps): Array<readonly [st
         async beforeWrite({ trx, registry: reg, before, values }) {
           if (!values || !p.postsOnCreate) return
           const record = { ...before, ...values }
-          if (!record[spec.number] && p.isWanted(record)) values[spec.number] = await p.takeNumber(trx, reg, record)
+          if (!p.isWanted(record)) return
+          if (!record[spec.number] || (before && p.hasMoved(reg, before, record))) values[spec.number] = await p.takeNumber(trx, reg, record)
         },
         async afterWrite(ctx) {
           if (ctx.action === 'delete') await p.reverse(ctx.trx, ctx, ctx.before)
-          else if (p.postsOnCreate && ctx.after) await p.sync(ctx.trx, ctx, ctx.after)
+          else if (p.postsOnCreate && ctx.after) await p.resync(ctx.trx, ctx, ctx.before, ctx.after)
         },
         async afterTransition(ctx) {
           const { trx, transition, rowId } = ctx

@@ -10,6 +10,7 @@ import { answer, lockRow, read } from './read'
 import { auditChanges } from './rows'
 import { inTransaction } from './transaction'
 import { moveStatus, refuseTransition } from './workflow'
+import { refuseOwned } from './owned'
 
 /** What an action's handler gets: the locked row, the validated input, and an engine context for its own writes. */
 export type ActionArgs = {
@@ -40,6 +41,7 @@ export async function runAction(ctx: EngineCtx, rowId: number, name: string, inp
   authorize(ctx, { permission: action.permission })
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(ctx, trx, rowId)
+    await refuseOwned(ctx, trx, before)
     refuseTransition(ctx, action, before)
     if (action.isAvailable && !action.isAvailable(before)) {
       throw new ConflictError({ key: 'action.not_available', params: { label: action.labelKey, entity: ctx.entity.labelKey } })

@@ -13,6 +13,7 @@ import { isInScope, lockRow, notFound } from './read'
 import { auditChanges, type LineRow } from './rows'
 import { inTransaction, pgError } from './transaction'
 import { refuseLocked } from './workflow'
+import { ownedMessage, ownerImpact, ownerOfAny, refuseOwned } from './owned'
 
 /**
  * Deletes: a row with what goes with it — a document's lines, the rows whose reference
@@ -55,6 +56,7 @@ export const deleteMessage = (entity: Entity<string, Fields>, target: number | r
 export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number): Promise<void> {
   const before = await lockRow(ctx, trx, rowId, 'delete')
   refuseLocked(ctx, before)
+  await refuseOwned(ctx, trx, before)
   await runBefore(ctx, trx, 'delete', before, null)
   for (const field of ctx.entity.linesFieldNames) {
     const lc = lineCtx(ctx, trx, ctx.entity, field)
@@ -128,13 +130,11 @@ export async function deleteImpact(ctx: EngineCtx, target: number | number[]): P
       throw typeof target === 'number' ? notFound(ctx.entity, rowId) : new NotFoundError(deleteMessage(ctx.entity, [rowId], 'missing'))
     }
   }
-  const references = await impactOf(ctx.db, ctx.registry, ctx.entity, unique)
+  // A document another record posted is refused before anything refers to it (owned.ts).
+  const owner = await ownerOfAny(ctx, ctx.db, unique)
+  const references = [...(owner ? [ownerImpact(owner)] : []), ...(await impactOf(ctx.db, ctx.registry, ctx.entity, unique))]
   const refusing = references.find((r) => r.effect === 'refuse')
   const other = refusing ? ctx.registry.find((e) => e.name === refusing.entity) : undefined
-  return {
-    ids: unique,
-    can_delete: refusing === undefined,
-    references,
-    ...(other ? { detail: deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', { model: modelName(other), labelKey: other.labelKey }) } : {}),
-  }
+  const detail = owner ? ownedMessage(ctx.entity, owner) : other ? deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', { model: modelName(other), labelKey: other.labelKey }) : undefined
+  return { ids: unique, can_delete: refusing === undefined, references, ...(detail ? { detail } : {}) }
 }

@@ -5,7 +5,7 @@ import { asSystem, authorize, type EngineCtx } from '../access'
 import { NotFoundError } from '../errors'
 import { hooksOf, type WriteAction } from '../hooks'
 import { LABELS } from '../list-query'
-import { numberRecord } from '../numbering'
+import { numberRecord, renumberIfMoved } from '../numbering'
 import type { Values } from '../validate'
 import { deleteMessage } from './delete'
 import { runAfterRead } from './hooks-run'
@@ -14,6 +14,7 @@ import { isInScope, notFound, read } from './read'
 import { checkReferences } from './references'
 import type { LineRow } from './rows'
 import { inTransaction } from './transaction'
+import { refuseOwned } from './owned'
 import { asInput, checkNotStale, fromClient, judge } from './values'
 
 /**
@@ -143,6 +144,7 @@ export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values
     const key = await keyOfRow(ctx, trx, rowId)
     const stored = await rowsOf(ctx, trx, key, true)
     const before = documentOfRows(ctx.entity, stored)
+    await refuseOwned(ctx, trx, before)
     checkNotStale(before, input)
     const merged: Values = {}
     for (const name of shape.fieldNames) {
@@ -153,6 +155,8 @@ export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values
     }
     const doc = await judge(ctx, trx, shape, merged, 'update')
     doc[spec.key] = key
+    // Moved to another day: the document takes that day's next number (numbering.ts).
+    await renumberIfMoved(trx, ctx.entity, before, doc)
     await checkReferences(trx, ctx.registry, shape, doc)
     const rows = asSystem(ctx, ctx.entity, trx)
     const header = headerOf(ctx.entity, doc)
@@ -164,7 +168,7 @@ export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values
       if (row) await updateChildRow(rows, row, { ...rowValues(header, line), id: row.id })
       else await insertChildRow(rows, rowValues(header, line))
     }
-    const after = documentOfRows(ctx.entity, await rowsOf(ctx, trx, key))
+    const after = documentOfRows(ctx.entity, await rowsOf(ctx, trx, String(doc[spec.key])))
     await afterDocument(ctx, trx, 'update', before, after)
     return after
   })
@@ -173,6 +177,7 @@ export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values
 async function deleteByKey(ctx: EngineCtx, trx: Trx, key: string): Promise<void> {
   const stored = await rowsOf(ctx, trx, key, true)
   const before = documentOfRows(ctx.entity, stored)
+  await refuseOwned(ctx, trx, before)
   const rows = asSystem(ctx, ctx.entity, trx)
   for (const row of stored) await deleteChildRow(rows, row)
   await afterDocument(ctx, trx, 'delete', before, null)

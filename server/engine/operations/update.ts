@@ -12,6 +12,8 @@ import { checkReferences } from './references'
 import { auditChanges, columnsOf, tablesOf, writeLinks, type LineRow } from './rows'
 import { inTransaction } from './transaction'
 import { refuseLocked } from './workflow'
+import { refuseOwned } from './owned'
+import { renumberIfMoved } from '../numbering'
 import { asInput, checkNotStale, fromClient, judge } from './values'
 import { sql } from 'kysely'
 
@@ -27,6 +29,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(ctx, trx, rowId)
     refuseLocked(ctx, before)
+    await refuseOwned(ctx, trx, before)
     checkNotStale(before, input)
     const given = await runBeforeValidate(ctx, trx, 'update', before, input)
     const merged: Values = {}
@@ -42,6 +45,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
     const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, merged, 'update'), rowId)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkWithin(trx, ctx.registry, entity, values)
+    await renumberIfMoved(trx, entity, before, values)
     if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {
       throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
     }
