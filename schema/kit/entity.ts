@@ -391,6 +391,11 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * a donor's gift), not reference data: never opened to anonymous reads (`PUBLIC_READ`).
    */
   confidential?: boolean
+  /**
+   * Its rows are never changed or deleted once written (the general ledger: the database
+   * refuses it). A row it holds keeps its author: deleting a user who wrote one is refused.
+   */
+  appendOnly?: boolean
   extraRoutes?: readonly ListByRoute[]
   /**
    * The entity is a gallery of pictures of another (a product's images): `of` its required
@@ -499,6 +504,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly scope?: (caller: Caller) => ScopeFilter | null
   /** See EntityConfig.confidential. */
   readonly isConfidential: boolean
+  /** See EntityConfig.appendOnly. */
+  readonly isAppendOnly: boolean
   readonly ledger?: Required<AutoLedger>
   /** i18n keys: `<labelKey>.one`, `<labelKey>.other`. */
   readonly labelKey: string
@@ -661,6 +668,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     builtIn: config.builtIn && { field: config.builtIn.field, values: config.builtIn.values, message: config.builtIn.message ?? 'detail.built_in' },
     scope: config.scope,
     isConfidential: config.confidential ?? parent?.isConfidential ?? false,
+    isAppendOnly: config.appendOnly ?? false,
     ledger: config.ledger && { group: config.ledger.group, type: config.ledger.type, name: config.ledger.name ?? config.labelField ?? parent?.labelField ?? 'name' },
     labelKey: `entity.${config.name}`,
     listTitleKey: (config.nav ? config.nav.label : undefined) ?? `entity.${config.name}.other`,

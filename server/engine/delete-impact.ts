@@ -16,6 +16,8 @@ export type DeleteEffect = 'refuse' | 'clear' | 'delete' | 'unlink'
 export type Reference = {
   /** The entity the referring rows are counted as: the referring entity, or a line's document. */
   shownAs: Entity<string, Fields>
+  /** The entity whose rows hold the reference (a line itself, for a reference in a document's lines). */
+  referring: Entity<string, Fields>
   /** The field of `shownAs` that refers (a document's lines field, for a reference in its lines). */
   field: string
   table: string
@@ -25,6 +27,8 @@ export type Reference = {
   /** Whether the referring rows are rows of the same table as those deleted (a menu item's parent). */
   isSameTable: boolean
   effect: DeleteEffect
+  /** A row's author (`created_by`, `updated_by`): not a field of the registry's, kept by every table. */
+  isAuthor?: boolean
 }
 
 export type ImpactItem = { entity: string; field: string; count: number; effect: DeleteEffect }
@@ -59,11 +63,22 @@ function findReferences(registry: Registry, entity: Entity<string, Fields>): Ref
       if (!field.ref || !targets.has(field.ref.target) || (field.kind !== 'ref' && field.kind !== 'refs')) continue
       const isSameTable = rootOf(e) === root
       if (field.kind === 'refs') {
-        out.push({ shownAs: e, field: name, table: linkTable(e, name), column: 'target_id', countColumn: 'owner_id', isSameTable, effect: 'unlink' })
+        out.push({ shownAs: e, referring: e, field: name, table: linkTable(e, name), column: 'target_id', countColumn: 'owner_id', isSameTable, effect: 'unlink' })
       } else if (document && linesField) {
-        out.push({ shownAs: document, field: linesField, table: e.name, column: name, countColumn: lineLinkColumn(e), isSameTable: false, effect: effectOf(field.ref.onDelete, true) })
+        out.push({ shownAs: document, referring: e, field: linesField, table: e.name, column: name, countColumn: lineLinkColumn(e), isSameTable: false, effect: effectOf(field.ref.onDelete, true) })
       } else {
-        out.push({ shownAs: e, field: name, table: e.name, column: name, countColumn: 'id', isSameTable, effect: effectOf(field.ref.onDelete, false) })
+        out.push({ shownAs: e, referring: e, field: name, table: e.name, column: name, countColumn: 'id', isSameTable, effect: effectOf(field.ref.onDelete, false) })
+      }
+    }
+  }
+  // Every table keeps who wrote and last changed each row (server/db/registry-schema.ts): the
+  // database clears them when that user goes, but a row that may never change (the general
+  // ledger's: `appendOnly`) cannot be cleared, and refuses the delete of its author.
+  if (root.name === 'user') {
+    for (const e of registry.filter((x) => !x.parent)) {
+      for (const column of ['created_by', 'updated_by']) {
+        const countColumn = e.rowsPerLine ? e.rowsPerLine.key : 'id'
+        out.push({ shownAs: e, referring: e, field: column, table: e.name, column, countColumn, isSameTable: e === root, effect: e.isAppendOnly ? 'refuse' : 'clear', isAuthor: true })
       }
     }
   }

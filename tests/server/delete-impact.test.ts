@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { entities, registry } from '../../schema'
 import { referencesTo } from '../../server/engine/delete-impact'
 import { migrate } from '../../server/db/sync'
-import { describeEachDatabase, type TestApp } from './helpers/app'
+import { signToken } from '../../server/auth/tokens'
+import { describeEachDatabase, JWT_SECRET, type TestApp } from './helpers/app'
+import { ledgerUnder } from './helpers/ledgers'
 import { databaseKinds, freshDatabase, isAvailable } from './helpers/databases'
 import { countRows, createReferences, createRow, createSample, sampleInput } from './helpers/samples'
 
@@ -74,6 +76,58 @@ describeEachDatabase('deleting referenced records', (t) => {
     })
     expect((await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete/${city}` })).status).toBe(200)
     expect((await t.current.call({ method: 'GET', url: `${registry.branch.api.base}/${branch.id}` })).body).toMatchObject({ city: null, country })
+  })
+
+  it('writes an audit entry, by the caller, for every row a delete clears (a deleted category’s products)', async () => {
+    const category = await createRow(t.current, registry.category, { name: `Cleared ${t.current.kind}` })
+    const products: number[] = []
+    for (const n of [1, 2]) products.push((await createRow(t.current, registry.product, { name: `Cleared product ${n} ${t.current.kind}`, category: category.id })).id as number)
+    expect((await t.current.call({ method: 'DELETE', url: `${registry.category.api.base}/delete/${category.id}` })).status).toBe(200)
+    const audit = await sql<{ entity_id: number; action: string; changes: unknown; actor: number | null }>`
+      select entity_id, action, changes, actor from audit_log where entity = 'product' and entity_id = any(${products}::bigint[]) and action <> 'create' order by entity_id`.execute(t.current.db)
+    expect(audit.rows).toEqual(products.map((id) => ({ entity_id: id, action: 'update', changes: { category: [category.id, null] }, actor: t.current.adminId })))
+    for (const id of products) expect((await t.current.call({ method: 'GET', url: `${registry.product.api.base}/${id}` })).body.category).toBeNull()
+  })
+
+  it('counts what a user wrote: one who posted a voucher cannot be deleted (the general ledger keeps its authors), and delete_impact says so first in the same words', async () => {
+    const asUser = async (email: string) => {
+      const id = await t.current.createUser({ email, isAdmin: true })
+      const token = await signToken(JWT_SECRET, id)
+      return { id, call: (o: Parameters<TestApp['call']>[0]) => t.current.call({ ...o, headers: { authorization: `Bearer ${token}` } }) }
+    }
+    const accountant = await asUser(`poster-${t.current.kind}@example.com`)
+    const [rent, vendor] = [await ledgerUnder(t.current.db, `Impact Rent ${t.current.kind}`, 'Indirect Expenses'), await ledgerUnder(t.current.db, `Impact Vendor ${t.current.kind}`, 'Sundry Creditors')]
+    const posted = await accountant.call({ method: 'POST', url: `${registry.journal.api.base}/create/`, payload: { journal_date: '2026-04-15', items: [{ ledger: rent, debit_amount: '5' }, { ledger: vendor, credit_amount: '5' }] } })
+    expect(posted.status, posted.raw).toBe(201)
+    const detail = `User id - ${accountant.id} cannot be deleted: AccountLog records refer to it.`
+    const res = await impact(t.current, registry.user, [accountant.id])
+    expect(res.body).toEqual({
+      ids: [accountant.id],
+      can_delete: false,
+      references: [
+        { entity: 'account_log', field: 'created_by', count: 2, effect: 'refuse' },
+        { entity: 'account_log', field: 'updated_by', count: 2, effect: 'refuse' },
+        // A voucher counts once, whatever its lines.
+        { entity: 'journal', field: 'created_by', count: 1, effect: 'clear' },
+        { entity: 'journal', field: 'updated_by', count: 1, effect: 'clear' },
+      ],
+      detail,
+    })
+    const del = await t.current.call({ method: 'DELETE', url: `${registry.user.api.base}/delete/${accountant.id}` })
+    expect([del.status, del.body]).toEqual([409, { detail }])
+
+    // One who wrote only what may lose its author: told so, and deleted.
+    const clerk = await asUser(`clerk-${t.current.kind}@example.com`)
+    expect((await clerk.call({ method: 'POST', url: `${registry.department.api.base}/create/`, payload: { name: `Clerk's ${t.current.kind}` } })).status).toBe(201)
+    expect((await impact(t.current, registry.user, [clerk.id])).body).toEqual({
+      ids: [clerk.id],
+      can_delete: true,
+      references: [
+        { entity: 'department', field: 'created_by', count: 1, effect: 'clear' },
+        { entity: 'department', field: 'updated_by', count: 1, effect: 'clear' },
+      ],
+    })
+    expect((await t.current.call({ method: 'DELETE', url: `${registry.user.api.base}/delete/${clerk.id}` })).status).toBe(200)
   })
 
   it('refuses by default a reference the registry did not choose to clear (a user’s role, an employee’s department)', async () => {

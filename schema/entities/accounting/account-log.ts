@@ -16,6 +16,7 @@ export const accountLog = defineEntity({
   name: 'account_log',
   module: 'accounting',
   confidential: true,
+  appendOnly: true,
   listKey: 'account_logs',
   labelField: 'reference_no',
   route: { area: 'accountLog-management', list: 'accountLogs' },

@@ -3,7 +3,7 @@ import { rootOf, type Entity, type Fields, type Message } from '../../../schema/
 import type { Trx } from '../../db/types'
 import { asSystem, authorize, type EngineCtx } from '../access'
 import { writeAudit } from '../audit'
-import { impactOf, referencesTo, type ImpactItem } from '../delete-impact'
+import { impactOf, referencesTo, type ImpactItem, type Reference } from '../delete-impact'
 import { ConflictError, NotFoundError } from '../errors'
 import { source, type Registry } from '../list-query'
 import { modelName } from '../validate'
@@ -73,9 +73,27 @@ export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number): Promis
       if (!isGone) await deleteOne(trx, childCtx, Number(childId))
     }
   }
+  for (const ref of referencesTo(ctx.registry, ctx.entity)) if (ref.effect === 'clear' && !ref.isAuthor) await clearReference(trx, ctx, ref, rowId)
   await sql`delete from ${sql.id(rootOf(ctx.entity).name)} where id = ${rowId}`.execute(trx)
   await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: rowId, action: 'delete', changes: auditChanges(ctx.entity, before, null, null) })
   await runAfter(ctx, trx, 'delete', rowId, before, null)
+}
+
+/**
+ * A reference the registry clears with the row it names (`onDelete: 'setNull'`: a deleted
+ * category's products), cleared by the engine before the database would: each cleared row is
+ * changed by the caller, now, with its audit entry. Hooks do not run: the clear is the
+ * registry's own rule, and a hook could not refuse it. A row's authors (`created_by`) are the
+ * database's to clear: no field of the registry's, they have no audit entry.
+ */
+async function clearReference(trx: Trx, ctx: EngineCtx, ref: Reference, rowId: number): Promise<void> {
+  const others = ref.isSameTable ? sql` and id <> ${rowId}` : sql``
+  const cleared = await sql<{ id: number }>`update ${sql.id(ref.table)} set ${sql.ref(ref.column)} = null where ${sql.ref(ref.column)} = ${rowId}${others} returning id`.execute(trx)
+  const ids = cleared.rows.map((r) => Number(r.id))
+  if (ids.length === 0) return
+  await sql`update ${sql.id(rootOf(ref.referring).name)} set updated_at = now(), updated_by = ${ctx.actor?.id ?? null} where id = any(${ids}::bigint[])`.execute(trx)
+  if (ref.referring.fields[ref.column]?.isAudited === false) return
+  for (const id of ids) await writeAudit(trx, { actor: ctx.actor, entity: ref.referring.name, entityId: id, action: 'update', changes: { [ref.column]: [rowId, null] } })
 }
 
 /** A delete's transaction: a reference that still holds the rows refuses it in the contract's words. */
