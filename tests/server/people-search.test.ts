@@ -60,6 +60,28 @@ describeEachDatabase('people search', (t) => {
     expect((await search('')).body).toEqual({ q: '', groups: [] })
   })
 
+  it('finds an employee by first name and by last name, in the employee list and the people search, for STAFF too', async () => {
+    const refIds = await createReferences(t.current, registry.employee)
+    const suffix = t.current.kind === 'pglite' ? 'a' : 'b'
+    const input = { ...sampleInput(registry.employee, refIds), first_name: `Sadia${suffix}`, last_name: `Rahmanq${suffix}`, username: `srq${suffix}${t.current.kind}`, primary_phone: t.current.kind === 'pglite' ? '+8801711220011' : '+8801811220011', secondary_phone: null }
+    const created = await t.current.call({ method: 'POST', url: '/employee/api/v1/employee/create/', payload: input })
+    expect(created.status, created.raw).toBe(201)
+    const staff = await roleWith(t.current, `STAFFLIKE${suffix.toUpperCase()}`, ['EMPLOYEE_LIST'])
+    for (const q of [input.first_name, input.last_name]) {
+      const list = await t.current.call({ method: 'GET', url: `/employee/api/v1/employee/all/?q=${q}` })
+      expect(list.body.employees.map((e: { id: number }) => e.id), q).toContain(created.body.id)
+      const found = await search(q, staff)
+      expect(found.status, found.raw).toBe(200)
+      expect((found.body.groups as Group[]).find((g) => g.entity === 'employee')!.people.map((p) => p.id), q).toContain(created.body.id)
+    }
+  })
+
+  it('searches every field a person is known by, on every kind of person', () => {
+    for (const kind of peopleKinds(Object.values(registry))) {
+      for (const field of ['first_name', 'last_name', 'username', 'email', 'primary_phone', 'secondary_phone']) expect(kind.searchFields, `${kind.name}.${field}`).toContain(field)
+    }
+  })
+
   it('finds a customer created through the API by the last four digits of the phone, with the customer’s ledger made', async () => {
     const refIds = await createReferences(t.current, registry.customer)
     const phone = t.current.kind === 'pglite' ? '+8801911305577' : '+8801911405577'

@@ -14,7 +14,6 @@ export const employee = defineEntity({
   labelField: 'username',
   route: { area: 'employee-management', list: 'employees' },
   fields: {
-    first_name: f.text({ max: 100, required: true, min: 5, messages: { min_length: 'validation.first_name_min' } }),
     // The contract's create requires a username (it names the employee's ledger account).
     username: f.text({ max: 100, required: true, unique: true, search: true }),
     primary_phone: f.phone({ required: true, unique: true, search: true }),

@@ -25,8 +25,8 @@ export const member = defineEntity({
     profession: f.text({ max: 255 }),
     religion: f.text({ max: 255, hideInList: true }),
   },
-  // The contract's search fields (api-contract §4.5).
-  search: ['first_name', 'last_name', 'username', 'email'],
+  // The contract's search fields (api-contract §4.5), and the phones a person is known by as well.
+  search: ['first_name', 'last_name', 'username', 'email', 'primary_phone', 'secondary_phone'],
   listColumns: ['image', 'first_name', 'last_name', 'username', 'email', 'primary_phone', 'village', 'profession', 'is_active'],
   filters: ['is_active'],
   sections: [
