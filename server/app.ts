@@ -60,17 +60,17 @@ export type AppOptions = {
   modules?: readonly DomainModule[]
   /** Sign-in throttling limits (defaults in server/auth/throttle.ts). */
   loginThrottle?: ThrottleOptions
-}
   /** How long a request may take to arrive whole, headers and body (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number
+}
 
-/** Every generic route an entity leaves to a module must be registered by one: a declared-but-missing route stops the start. */
 /**
  * A request must arrive whole within this (a 10 MB upload over a slow phone link fits): one
  * whose body never completes would otherwise hold its connection, and what it locked, for ever.
  */
 export const REQUEST_TIMEOUT_MS = 120_000
 
+/** Every generic route an entity leaves to a module must be registered by one: a declared-but-missing route stops the start. */
 function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes: readonly RouteEntry[]): void {
   const shape = (url: string) => url.replace(/:\w+/g, ':').replace(/\/$/, '')
   const have = new Set(routes.map((r) => `${r.method} ${shape(r.url)}`))

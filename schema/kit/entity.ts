@@ -603,6 +603,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
   // A line has no routes of its own: it is read and written with its document.
   const routes = Object.fromEntries(genericRoutes.map((r) => [r, isLine ? false : (config.routes?.[r] ?? 'generic')])) as Record<GenericRoute, RouteMode>
   const route = config.route ?? { area: '', list: '' }
+  const listKeys = [config.listKey ?? `${config.name}_lines`, ...(config.alsoListKeys ?? []).filter((key) => key !== config.listKey)]
   return {
     name: config.name,
     module: config.module,
@@ -611,7 +612,6 @@ export function defineEntity<const N extends string, const F extends Fields, con
     searchKeys: [...new Set([...listKeys, ...(config.searchAlsoKeys ?? [])])],
     fields,
     fieldNames,
-  const listKeys = [config.listKey ?? `${config.name}_lines`, ...(config.alsoListKeys ?? []).filter((key) => key !== config.listKey)]
     parent,
     ownFieldNames,
     labelField: config.labelField ?? parent?.labelField ?? (isLine ? fieldNames[0]! : 'name'),
