@@ -142,11 +142,11 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     genReqId: newRequestId,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 2 * 1024 * 1024,
-    // A malformed `%` escape in a path is answered before any hook runs: helmet's headers are set by hand.
     requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     // Given to Node's server as it is made too: set afterwards (as Fastify does), Node 20 never
     // times a request out. It looks for overdue ones this often (30 s by default).
     http: { requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, connectionsCheckingInterval: Math.min(5_000, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS) },
+    // A malformed `%` escape in a path is answered before any hook runs: helmet's headers are set by hand.
     frameworkErrors: frameworkErrorHandler((request, reply) => setSecurityHeaders(request.raw, reply.raw, () => {})),
   })
   const routeTable: RouteEntry[] = []

@@ -410,13 +410,13 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * list keys name one entity, these need not.
    */
   alsoListKeys?: readonly string[]
+  /** More keys its `search/` alone answers under, where the contract's backend slipped (menu items' search under `branches`). */
+  searchAlsoKeys?: readonly string[]
   /**
    * The original's model name, as the contract's English messages say it, when it is not the
    * entity's name in PascalCase (`shippingaddress` → `ShippingAddress`, not `Shippingaddress`).
    */
   model?: string
-  /** More keys its `search/` alone answers under, where the contract's backend slipped (menu items' search under `branches`). */
-  searchAlsoKeys?: readonly string[]
   /** Actions that answer without a token (only LIST and DETAILS may be public): site settings read at start-up. */
   public?: readonly Action[]
   /**
@@ -454,13 +454,13 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly listKey: string
   /** The keys its lists answer under: `listKey`, then `alsoListKeys`. */
   readonly listKeys: readonly string[]
+  /** Every key its `search/` answers under: the list keys and `searchAlsoKeys`. */
+  readonly searchKeys: readonly string[]
   readonly fields: F
   readonly fieldNames: readonly string[]
   /** The parent this entity extends (multi-table inheritance), if any. */
   readonly parent?: Entity<string, Fields>
   /** Fields stored in the entity's own table: all of them, or those the parent does not have. */
-  /** Every key its `search/` answers under: the list keys and `searchAlsoKeys`. */
-  readonly searchKeys: readonly string[]
   readonly ownFieldNames: readonly string[]
   readonly labelField: string
   readonly permission: string
