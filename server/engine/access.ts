@@ -94,11 +94,6 @@ export function publicReadRefusal(registry: Registry, name: string): string | nu
   return null
 }
 
-const openedByPublicRead = new WeakSet<Entity<string, Fields>>()
-
-/** Whether `PUBLIC_READ` opened the entity's reads (its routes then answer anyone, signed in or not, alike). */
-export const isOpenedByPublicRead = (entity: Entity<string, Fields>): boolean => openedByPublicRead.has(entity)
-
 /**
  * The registry with the named entities' reads — `all/`, `without_pagination/all/`, `search/`
  * and `{id}` (LIST and DETAILS) — open to anonymous callers, as the registry's own `public`
@@ -111,8 +106,6 @@ export function withPublicRead(registry: Registry, names: readonly string[]): Re
   if (refusals.length > 0) throw new Error(`PUBLIC_READ: ${refusals.join('; ')}`)
   return registry.map((e) => {
     if (!names.includes(e.name) || e.isLine) return e
-    const opened = { ...e, publicActions: [...new Set<Action>([...e.publicActions, 'LIST', 'DETAILS'])] }
-    openedByPublicRead.add(opened)
-    return opened
+    return { ...e, publicActions: [...new Set<Action>([...e.publicActions, 'LIST', 'DETAILS'])] }
   })
 }

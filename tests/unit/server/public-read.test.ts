@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { entities } from '../../../schema'
 import { defineEntity, f } from '../../../schema/kit'
 import { ConfigError, loadConfig } from '../../../server/config'
-import { isOpenedByPublicRead, publicReadRefusal, withPublicRead } from '../../../server/engine/access'
+import { publicReadRefusal, withPublicRead } from '../../../server/engine/access'
 import { actionConfig } from '../../../server/engine/routes'
 
 /**
@@ -69,10 +69,6 @@ describe('PUBLIC_READ', () => {
     for (const e of opened.filter((x) => x.name !== 'city' && x.name !== 'menu_item')) expect(e).toBe(entities.find((x) => x.name === e.name))
     // A site setting list stays public as the registry says, and gains nothing.
     expect(opened.find((e) => e.name === 'general_setting')!.publicActions).toEqual(['LIST'])
-    // What PUBLIC_READ opened is known as such: its anonymous answers leave out who wrote the rows.
-    expect(isOpenedByPublicRead(city)).toBe(true)
-    expect(isOpenedByPublicRead(opened.find((e) => e.name === 'general_setting')!)).toBe(false)
-    expect(isOpenedByPublicRead(entities.find((e) => e.name === 'city')!)).toBe(false)
     expect(withPublicRead(entities, [])).toBe(entities)
     expect(() => withPublicRead(entities, ['user'])).toThrow(/PUBLIC_READ: 'user' holds personal data/)
   })
