@@ -36,8 +36,16 @@ export type NavigationItem = {
   auth?: readonly string[]
 }
 
-/** The shell's own pages, after the modules. */
-export function pageItems(): NavigationItem[] {
+/**
+ * The template's demonstration pages (Example, Documentation › Multi language) are a
+ * developer's, not the product's: their routes stay (spec), their menu entries only with
+ * `VITE_TEMPLATE_PAGES=true` at build time.
+ */
+const showsTemplatePages = import.meta.env.VITE_TEMPLATE_PAGES === 'true'
+
+/** The shell's own pages, after the modules: none in the product's menu (see showsTemplatePages). */
+export function pageItems(withTemplatePages = showsTemplatePages): NavigationItem[] {
+  if (!withTemplatePages) return []
   return [
     { id: 'divider-pages', title: '', type: 'divider' },
     {

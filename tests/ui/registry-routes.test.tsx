@@ -8,7 +8,7 @@ import { createMemoryHistory } from '@tanstack/react-router'
 import { createAppRouter } from '../../src/app/router'
 import { buildSignedInRoutes } from '../../src/app/signed-in-routes'
 import { changeLanguage, i18n } from '../../src/i18n'
-import { registryNavigation, type NavigationItem } from '../../src/shell/navigation'
+import { pageItems, registryNavigation, type NavigationItem } from '../../src/shell/navigation'
 import { api, cityHandlers, envelope, menuNode, registryMenu, storeSession, userMenuAnswers } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
@@ -113,7 +113,10 @@ describe('navigation', () => {
     // The product's own entries in the spec's order; an entity or report added later may join them.
     const inOrder = <T,>(actual: readonly T[], expected: readonly T[]) => expect(actual.filter((x) => expected.includes(x))).toEqual(expected)
     const group = (id: string) => items.find((i) => i.id === id)!
-    inOrder(items.map((i) => i.id), ['dashboards', 'employee-management', 'settings', 'user-config', 'reports', 'divider-pages', 'pages'])
+    inOrder(items.map((i) => i.id), ['dashboards', 'employee-management', 'settings', 'user-config', 'reports'])
+    // The template's demonstration pages are a developer's, not in the product's menu.
+    expect(items.map((i) => i.id)).not.toContain('pages')
+    expect(pageItems(true).map((i) => i.id)).toEqual(['divider-pages', 'pages'])
     expect(items[0]).toMatchObject({ type: 'item', url: '/apps/dashboards/project', translate: 'nav.dashboards', icon: 'dashboard' })
     inOrder(group('employee-management').children!.map((c) => c.url), [registry.employee, registry.department, registry.designation, registry.qualification].map((e) => e.ui.listPath))
     inOrder(group('settings').children!.map((c) => c.translate), [
@@ -136,9 +139,10 @@ describe('navigation', () => {
     for (const item of all(items)) {
       expect(item).toMatchObject({ id: expect.any(String), title: expect.any(String), type: expect.stringMatching(/^(group|collapse|item|link|divider)$/) })
     }
-    // Every type of the spec's item shape is used, and a badge too.
-    expect(new Set(all(items).map((i) => i.type))).toEqual(new Set(['group', 'collapse', 'item', 'link', 'divider']))
-    expect(all(items).some((i) => i.badge)).toBe(true)
+    // Every type of the spec's item shape is used (the developer's pages show the rest), and a badge too.
+    const withDeveloperPages = [...items, ...pageItems(true)]
+    expect(new Set(all(withDeveloperPages).map((i) => i.type))).toEqual(new Set(['group', 'collapse', 'item', 'link', 'divider']))
+    expect(all(withDeveloperPages).some((i) => i.badge)).toBe(true)
   })
 
   it('switches the interface to Arabic, right to left, from the language menu', async () => {
