@@ -33,6 +33,9 @@ describeEachDatabase('search with q', (t) => {
     const country = await createRow(t.current, registry.country, { name: 'Qatarland', country_code: 'QZ' })
     const byCode = await t.current.call({ method: 'GET', url: `${registry.country.api.base}/all/?q=qz` })
     expect(ids(byCode.body.countries)).toContain(country.id)
+    // And by its phone code and its continent, as people know a country.
+    const other = await createRow(t.current, registry.country, { name: 'Zedonia', phone_code: '+997', continent_name: 'Atlantis' })
+    for (const q of ['%2B997', 'atlant']) expect(ids((await t.current.call({ method: 'GET', url: `${registry.country.api.base}/all/?q=${q}` })).body.countries), q).toEqual([other.id])
   })
 
   it("matches a searchable reference by its row's label, and keeps the contract's named parameters", async () => {

@@ -11,9 +11,10 @@ export const country = defineEntity({
     capital_name: f.text({ max: 255 }),
     country_code: f.text({ code: true, max: 10, search: true }),
     country_code2: f.text({ code: true, max: 10 }),
-    phone_code: f.text({ code: true, max: 20 }),
+    // Found by what people know a country by: its phone code (+880) and its continent too.
+    phone_code: f.text({ code: true, max: 20, search: true }),
     currency_code: f.text({ code: true, max: 10 }),
-    continent_name: f.text({ max: 100 }),
+    continent_name: f.text({ max: 100, search: true }),
     continent_code: f.text({ code: true, max: 10 }),
   },
   listColumns: ['name', 'capital_name', 'country_code', 'phone_code', 'currency_code', 'continent_name'],
