@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { isBuildCurrent } from './build-inputs'
+import { buildState } from './build-inputs'
 
 /**
  * `npm start`'s first step: builds the browser app only when dist/ is missing or was built
@@ -7,8 +7,10 @@ import { isBuildCurrent } from './build-inputs'
  * The build records its inputs itself (recordBuildInputs in vite.config.ts).
  */
 const root = process.cwd()
-if (!isBuildCurrent({ root, outDir: resolve(root, 'dist') })) {
-  console.log('Building the browser app: its sources changed since the last build.')
+const state = buildState({ root, outDir: resolve(root, 'dist') })
+if (state !== 'current') {
+  // Said as it is: a fresh clone has never been built, nothing "changed".
+  console.log(state === 'missing' ? 'Building the browser app for its first start (a minute or so).' : 'Building the browser app: its sources changed since the last build.')
   // Loaded only when needed: importing Vite costs a second of every restart.
   const { build } = await import('vite')
   await build({ root, logLevel: 'warn' })

@@ -66,12 +66,17 @@ export function writeBuildStamp(outDir: string, inputs: string): void {
   writeFileSync(stampPath(outDir), `${JSON.stringify({ inputs } satisfies BuildStamp)}\n`)
 }
 
-/** dist/ holds a build of exactly the current inputs. */
-export function isBuildCurrent({ root, outDir, env }: { root: string; outDir: string; env?: NodeJS.ProcessEnv }): boolean {
-  if (!existsSync(join(outDir, 'index.html'))) return false
+type BuildPlace = { root: string; outDir: string; env?: NodeJS.ProcessEnv }
+
+/** What dist/ holds: no build yet (a fresh clone), a build of other inputs, or one of exactly the current inputs. */
+export function buildState({ root, outDir, env }: BuildPlace): 'missing' | 'stale' | 'current' {
+  if (!existsSync(join(outDir, 'index.html'))) return 'missing'
   const stamp = readStamp(outDir)
-  return stamp !== undefined && stamp.inputs === hashBuildInputs(root, env)
+  return stamp !== undefined && stamp.inputs === hashBuildInputs(root, env) ? 'current' : 'stale'
 }
+
+/** dist/ holds a build of exactly the current inputs. */
+export const isBuildCurrent = (place: BuildPlace): boolean => buildState(place) === 'current'
 
 /**
  * Records the inputs as they were when the build started, once it has written everything:

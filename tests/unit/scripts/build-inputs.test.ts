@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { hashBuildInputs, isBuildCurrent, stampPath, writeBuildStamp } from '../../../scripts/build-inputs'
+import { buildState, hashBuildInputs, isBuildCurrent, stampPath, writeBuildStamp } from '../../../scripts/build-inputs'
 
 /** `npm start` builds the browser app only when dist/ is not a build of the current inputs (scripts/build-if-stale.ts). */
 describe('whether dist/ is a build of the current inputs', () => {
@@ -32,8 +32,13 @@ describe('whether dist/ is a build of the current inputs', () => {
   })
   afterEach(() => rmSync(root, { recursive: true, force: true }))
 
-  it('is stale on a fresh clone: there is no dist/', () => {
+  it('is missing on a fresh clone: there is no dist/ (a first build, not a change)', () => {
     expect(isCurrent()).toBe(false)
+    expect(buildState({ root, outDir, env })).toBe('missing')
+    build()
+    expect(buildState({ root, outDir, env })).toBe('current')
+    write('src/app/main.tsx', 'render(changed)')
+    expect(buildState({ root, outDir, env })).toBe('stale')
   })
 
   it('is current right after a build, and stays so when files are touched without being changed', () => {
