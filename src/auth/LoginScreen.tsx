@@ -5,6 +5,7 @@ import { paths, safeRedirect } from '../app/paths'
 import { LanguageSelect } from '../shell/LanguageSelect'
 import { Spinner } from '../engine/ui/PageSpinner'
 import { Logo } from '../shell/Logo'
+import { useScreenTitle } from '../shell/useDocumentTitle'
 import { useLoginForm, type ServerError } from './useLoginForm'
 
 const inputClass =
@@ -14,6 +15,7 @@ const borderOf = (hasError: boolean) => (hasError ? 'border-red-500 dark:border-
 /** `/login` (spec §2): logo, banner, the sign-in form and the reset-password line. No shell. */
 export function LoginScreen() {
   const { t } = useTranslation()
+  useScreenTitle(t('auth.sign_in'))
   const navigate = useNavigate()
   const search = useSearch({ strict: false })
   const target = safeRedirect((search as { redirect?: unknown }).redirect) ?? paths.dashboard

@@ -33,3 +33,19 @@ export function useDocumentTitle(): void {
     }
   }, [])
 }
+
+/**
+ * The document title of a screen without the shell (sign-in, a forgotten password): named for
+ * what it is, then the site's title — never the site's title alone, as if it were any page.
+ */
+export function useScreenTitle(name: string): void {
+  useEffect(() => {
+    const update = () => {
+      const title = documentTitleOf(name, getSiteTitle())
+      if (document.title !== title) document.title = title
+    }
+    globalThis.addEventListener(SITE_TITLE_EVENT, update)
+    update()
+    return () => globalThis.removeEventListener(SITE_TITLE_EVENT, update)
+  }, [name])
+}

@@ -44,6 +44,20 @@ describe('the document title', () => {
     expect(await screen.findByRole('link', { name: 'Open User List' })).toBeInTheDocument()
   })
 
+  it('names the sign-in and the forgotten-password pages for what they are', async () => {
+    server.use(
+      http.get(api('/api/auth/demo-credentials'), () => HttpResponse.json({ detail: 'Not in demo mode.' }, { status: 404 })),
+      http.get(api(SITE_SETTINGS_PATH), () => HttpResponse.json(envelope('general_settings', [{ id: 1, title: 'Dhaka Office', favicon: null }]))),
+    )
+    await applySiteSettings(null)
+    const { router } = await renderApp('/login')
+    await screen.findByLabelText('Email')
+    await waitFor(() => expect(document.title).toBe('Sign in · Dhaka Office'))
+    await router.navigate({ to: '/pages/auth/forgot-password-2' })
+    await screen.findByRole('heading', { name: 'Forgot your password?' })
+    await waitFor(() => expect(document.title).toBe('Forgot your password? · Dhaka Office'))
+  })
+
   it('gives every list the name of its sidebar entry', () => {
     const byUrl = new Map(navigationEntries(entities, reports).map((e) => [e.url, e.label]))
     for (const entity of entities.filter((e) => e.nav)) expect(entity.listTitleKey, entity.name).toBe(byUrl.get(entity.ui.listPath))

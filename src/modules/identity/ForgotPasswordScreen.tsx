@@ -20,7 +20,7 @@ function ForgotPasswordForm({ user }: { user: AnyEntity }) {
   const { t } = useTranslation()
   const { entity, form, submit, outcome, isSubmitting } = useForgotPasswordForm(user)
   return (
-    <GuestPage>
+    <GuestPage title={t('password_reset.forgot_title')}>
       <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('password_reset.forgot_title')}>
         <h1 className="text-2xl font-semibold tracking-tight">{t('password_reset.forgot_title')}</h1>
         <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('password_reset.forgot_subtitle')}</p>

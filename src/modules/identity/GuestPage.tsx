@@ -2,10 +2,12 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LanguageSelect } from '../../shell/LanguageSelect'
 import { Logo } from '../../shell/Logo'
+import { useScreenTitle } from '../../shell/useDocumentTitle'
 
-/** The frame of a guest's page without the shell (register, the password reset pages): logo, language, a card. */
-export function GuestPage({ children, isWide = false }: { children: ReactNode; isWide?: boolean }) {
+/** The frame of a guest's page without the shell (register, the password reset pages): logo, language, a card; the document titled `title`. */
+export function GuestPage({ title, children, isWide = false }: { title: string; children: ReactNode; isWide?: boolean }) {
   const { t } = useTranslation()
+  useScreenTitle(title)
   return (
     <div className="flex min-h-dvh items-start justify-center bg-slate-50 px-4 py-10 sm:items-center dark:bg-slate-950">
       <main className={`w-full ${isWide ? 'max-w-xl' : 'max-w-md'}`}>

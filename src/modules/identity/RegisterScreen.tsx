@@ -26,7 +26,7 @@ function RegisterForm({ user }: { user: AnyEntity }) {
   const row = (name: string) => <FieldRow key={name} name={name} field={entity.fields[name]!} labelKey={entity.fieldLabelKey(name)} control={form.control} />
 
   return (
-    <GuestPage isWide>
+    <GuestPage title={t('register.title')} isWide>
         <form
           onSubmit={(e) => void submit(e)}
           noValidate

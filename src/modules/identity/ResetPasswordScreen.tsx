@@ -21,7 +21,7 @@ export function ResetPasswordScreen() {
   if (!user) return null
   if (typeof token !== 'string' || token === '') {
     return (
-      <GuestPage>
+      <GuestPage title={t('password_reset.reset_title')}>
         <h1 className="text-2xl font-semibold tracking-tight">{t('password_reset.reset_title')}</h1>
         <div className="mt-6">
           <Banner kind="error">{t('password_reset.no_token')}</Banner>
@@ -49,7 +49,7 @@ function ResetPasswordForm({ user, token }: { user: AnyEntity; token: string }) 
   const { entity, form, submit, outcome, isSubmitting } = useResetPasswordForm(user, token)
   if (outcome?.kind === 'done') {
     return (
-      <GuestPage>
+      <GuestPage title={t('password_reset.reset_title')}>
         <h1 className="text-2xl font-semibold tracking-tight">{t('password_reset.reset_title')}</h1>
         <div className="mt-6">
           <Banner kind="success">{outcome.text}</Banner>
@@ -61,7 +61,7 @@ function ResetPasswordForm({ user, token }: { user: AnyEntity; token: string }) 
     )
   }
   return (
-    <GuestPage>
+    <GuestPage title={t('password_reset.reset_title')}>
       <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('password_reset.reset_title')}>
         <h1 className="text-2xl font-semibold tracking-tight">{t('password_reset.reset_title')}</h1>
         <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('password_reset.reset_subtitle')}</p>
