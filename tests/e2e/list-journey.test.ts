@@ -158,6 +158,30 @@ describe('a date-range filter', () => {
   })
 })
 
+describe('a menu opened from the toolbar over a list', () => {
+  it('stands above the list’s sticky header, where a click lands on the menu', async () => {
+    const { context, page } = await signedIn({ width: 1280, height: 720 })
+    await page.goto(`${server.url}${thanas}`)
+    await expect.poll(() => page.locator('tbody tr:not([data-skeleton])').count()).toBeGreaterThan(0)
+    // Scrolled so that the table's sticky header sits right under the toolbar.
+    await page.locator('thead').evaluate((head) => head.closest('section')?.scrollIntoView({ block: 'start' }))
+    await page.getByRole('button', { name: 'Shortcuts' }).click()
+    const panel = page.getByRole('dialog', { name: 'Shortcuts' })
+    await expect.poll(() => panel.isVisible()).toBe(true)
+    const box = (await panel.boundingBox())!
+    const head = (await page.locator('thead').boundingBox())!
+    // Every point of the panel over the header belongs to the panel.
+    const top = Math.max(box.y, head.y) + 2
+    const bottom = Math.min(box.y + box.height, head.y + head.height) - 2
+    expect(bottom, 'the panel overlaps the header').toBeGreaterThan(top)
+    for (const y of [top, (top + bottom) / 2, bottom]) {
+      const isOnPanel = await page.evaluate(([x, y]) => Boolean(document.elementFromPoint(x!, y!)?.closest('[role="dialog"]')), [box.x + box.width / 2, y])
+      expect(isOnPanel, `at y=${y}`).toBe(true)
+    }
+    await context.close()
+  })
+})
+
 describe('deleting a district that police stations refer to', () => {
   it('says before anything is done that police stations refer to it and that it cannot be deleted', async () => {
     const { context, page } = await signedIn()

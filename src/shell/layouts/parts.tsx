@@ -97,7 +97,9 @@ export function Toolbar({
 
 export function Content({ width }: { width: number }) {
   return (
-    <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8">
+    // Its own stacking context (`isolate`): a page's sticky headers and columns stay under the
+    // shell's toolbar and the menus that open from it, whatever their z-index.
+    <main id={MAIN_CONTENT_ID} tabIndex={-1} className="isolate flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8">
       <Container width={width}>
         <Outlet />
       </Container>
