@@ -117,6 +117,8 @@ export interface Field<V = unknown, P extends Presence = Presence> {
    * opened to anonymous reads. Contact details and credentials (e-mail, phone, password kinds) are so by kind.
    */
   readonly isPersonal: boolean
+  /** Only an admin may set or change it (a user's admin flag): the engine refuses others, forms show it read-only to them. */
+  readonly isAdminOnly: boolean
   /**
    * How list rows carry the reference, for a contract's list shape: `label` — the referenced
    * row's label instead of `{id, name}`; `id` — the raw id, as the original backend listed it
@@ -197,6 +199,8 @@ type Common<V> = {
   audited?: boolean
   /** Someone's data or a secret the kind does not tell (a recipient kept as text, a mail body): see Field.isPersonal. */
   personal?: boolean
+  /** See Field.isAdminOnly. */
+  adminOnly?: boolean
 }
 
 type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { default: unknown } ? 'default' : 'optional'
@@ -204,7 +208,7 @@ type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { def
 type Spec<V> = Omit<
   Field<V>,
   | 'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'uniqueWithin' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly'
-  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient' | 'isAudited' | 'isPersonal'
+  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient' | 'isAudited' | 'isPersonal' | 'isAdminOnly'
 > & {
   isSearchable?: boolean
   isSortable?: boolean
@@ -238,6 +242,7 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     isTransient,
     isAudited: o.audited ?? true,
     isPersonal: (o.personal ?? false) || PERSONAL_KINDS.includes(rest.kind),
+    isAdminOnly: o.adminOnly ?? false,
     messages: o.messages,
     defaultValue: o.default,
   }

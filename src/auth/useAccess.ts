@@ -8,6 +8,8 @@ export type Access = {
   user: SessionUser | null
   level: Level | null
   can: (permission: string) => boolean
+  /** An admin (`is_admin`), as the server's rules read it: what only an admin may set (Field.isAdminOnly). */
+  isAdmin: boolean
   meets: (requirement: Requirement) => boolean
 }
 
@@ -15,6 +17,7 @@ const accessOf = (user: SessionUser | null): Access => ({
   user,
   level: levelOf(user),
   can: (permission: string) => can(user, permission),
+  isAdmin: user?.isAdmin === true,
   meets: (requirement: Requirement) => meets(user, requirement),
 })
 

@@ -5,10 +5,10 @@ import { createContext, useContext, type ReactNode } from 'react'
  * server decides; the screens only leave out what it would refuse). The app gives it
  * (src/app: from the session), so the engine knows no session or sign-in of its own.
  */
-export type EngineAccess = { readonly can: (permission: string) => boolean }
+export type EngineAccess = { readonly can: (permission: string) => boolean; readonly isAdmin: boolean }
 
 // Outside the app (a component rendered alone) nothing is offered that needs a permission.
-const AccessContext = createContext<EngineAccess>({ can: () => false })
+const AccessContext = createContext<EngineAccess>({ can: () => false, isAdmin: false })
 
 export function AccessProvider({ access, children }: { access: EngineAccess; children: ReactNode }) {
   return <AccessContext.Provider value={access}>{children}</AccessContext.Provider>

@@ -204,6 +204,29 @@ describe('forms follow the permissions too', () => {
   })
 })
 
+describe('what only an admin may set', () => {
+  it('shows a staff member the Admin flag read-only, saying why, and offers it to an admin', async () => {
+    signedInAs({ ...clerkUser, permissions: ['EMPLOYEE_LIST', 'EMPLOYEE_CREATE', 'DEPARTMENT_LIST', 'BRANCH_LIST', 'THANA_LIST'] })
+    server.use(anyCount)
+    await renderApp('/apps/employee-management/employees/new')
+    await screen.findByRole('heading', { name: 'New Employee' })
+    const flag = screen.getByRole('checkbox', { name: 'Admin' })
+    expect(flag).toBeDisabled()
+    expect(flag).toHaveAccessibleDescription('Only an admin can change this.')
+  })
+
+  it('lets an admin tick it', async () => {
+    signedInAs(adminUser)
+    server.use(anyCount)
+    const { user } = await renderApp('/apps/employee-management/employees/new')
+    await screen.findByRole('heading', { name: 'New Employee' })
+    const flag = screen.getByRole('checkbox', { name: 'Admin' })
+    expect(flag).toBeEnabled()
+    await user.click(flag)
+    expect(flag).toBeChecked()
+  })
+})
+
 describe('user menu (spec §2)', () => {
   it('shows the role name with My Profile, Inbox and Logout to a signed-in user', async () => {
     signedInAs(clerkUser)

@@ -26,7 +26,7 @@ export const user = defineEntity({
     user_type: f.text({ max: 100, hideInList: true }),
     date_of_birth: f.date({ hideInList: true, notAfter: 'today' }),
     is_active: f.boolean({ default: true }),
-    is_admin: f.boolean({ default: false }),
+    is_admin: f.boolean({ default: false, adminOnly: true }),
     role: f.ref('role'),
     street_address_one: f.text({ max: 255, hideInList: true }),
     street_address_two: f.text({ max: 255, hideInList: true }),

@@ -82,7 +82,18 @@ export function FieldRow({
           {field.isRequired && !lockedNote && <span className="sr-only"> ({t('form.required')})</span>}
         </label>
       )}
-      {lockedNote ? (
+      {lockedNote && isCheckbox ? (
+        <>
+          <label htmlFor={id} className="inline-flex items-center gap-3 py-1.5">
+            <input id={id} name={name} type="checkbox" checked={input.value === true} disabled aria-describedby={`${id}-note`} className="size-4 rounded border-slate-300 accent-indigo-600 dark:border-slate-600" />
+            <span className="text-sm text-slate-500 dark:text-slate-400">{label}</span>
+          </label>
+          <p id={`${id}-note`} className="mt-1.5 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
+            <Icon name="lock" className="size-3.5 shrink-0" />
+            {t(lockedNote)}
+          </p>
+        </>
+      ) : lockedNote ? (
         <>
           <input id={id} name={name} readOnly value={lockedText(input.value, knownLabels)} aria-describedby={`${id}-note`} className={`${inputClass} border-slate-200 bg-slate-50 text-slate-600 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-300`} />
           <p id={`${id}-note`} className="mt-1.5 flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400">

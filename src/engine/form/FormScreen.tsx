@@ -130,7 +130,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         control={form.control}
         Widget={controller.widgets?.[name] ?? (field.kind === 'ref' && field.ref?.target === entity.name ? SelfTreeSelect : undefined)}
         knownLabels={controller.knownLabelsOf(name)}
-        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : controller.isUnpickable(name) ? 'form.cannot_pick' : undefined}
+        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : controller.isUnpickable(name) ? 'form.cannot_pick' : field.isAdminOnly && !access.isAdmin ? 'form.admin_only' : undefined}
       />
     )
   }
