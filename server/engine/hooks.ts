@@ -37,9 +37,11 @@ export interface EntityHooks {
   /**
    * After validation and the reference checks, before the row is written. May change
    * `values` (what will be stored) or throw a typed error, which rolls everything back.
-   * `values` is null on delete.
+   * `values` is null on delete. `input`: what the caller sent (after a before-validate hook),
+   * where a value the registry does not store is found (the current password that a change
+   * of one's own asks for); empty on delete and for the rows the engine writes itself.
    */
-  readonly beforeWrite?: (ctx: HookContext & { values: Values | null }) => Promise<void> | void
+  readonly beforeWrite?: (ctx: HookContext & { values: Values | null; input: Values }) => Promise<void> | void
   /** After the row, its links and its audit entry are written; `after` is null on delete. */
   readonly afterWrite?: (ctx: HookContext & { rowId: number; after: Row | null }) => Promise<void> | void
   /**

@@ -362,6 +362,19 @@ describeEachDatabase('identity and access', (t) => {
       expect(renamed.body).toEqual({ detail: `Role with name '${created.body.name}' already exists.` })
     })
 
+    it('keeps the permissions the application creates at every start: not deletable, and says so first; one an admin added is', async () => {
+      const seeded = (await sql<{ id: number }>`select id from permission where name = 'CITY_LIST'`.execute(t.current.db)).rows[0]!.id
+      expect((await t.current.call({ method: 'GET', url: `/permission/api/v1/permission/${seeded}` })).body).toMatchObject({ name: 'CITY_LIST', is_deletable: false })
+      const impact = await t.current.call({ method: 'GET', url: `/permission/api/v1/permission/delete_impact/?ids=${seeded}` })
+      expect(impact.body).toMatchObject({ can_delete: false })
+      const refused = await t.current.call({ method: 'DELETE', url: `/permission/api/v1/permission/delete/${seeded}` })
+      expect(refused.status).toBe(400)
+      expect(refused.body).toEqual({ detail: "The permission 'CITY_LIST' belongs to the application and is created again at every start: it cannot be deleted." })
+      const own = await t.current.call({ method: 'POST', url: '/permission/api/v1/permission/create/', payload: { name: unique('REPORT_PRINT_') } })
+      expect(own.body.is_deletable).toBe(true)
+      expect((await t.current.call({ method: 'DELETE', url: `/permission/api/v1/permission/delete/${own.body.id}` })).status).toBe(200)
+    })
+
     it('keeps the built-in roles: they cannot be renamed or deleted', async () => {
       for (const role of ['ADMIN', 'STAFF', 'USER']) {
         const id = await roleId(t.current, role)

@@ -53,8 +53,10 @@ export type RoleIds = Readonly<Record<BuiltInRole, number>>
 export async function syncAccess(trx: Trx, registry: Registry, reports: readonly Report[] = []): Promise<{ roles: RoleIds; isFirstStart: boolean }> {
   const names = permissionNames(registry, reports)
   const created = await sql<{ id: number; name: string }>`
-    insert into permission (name) select unnest(${names}::text[])
+    insert into permission (name, is_deletable) select unnest(${names}::text[]), false
     on conflict (name) do nothing returning id, name`.execute(trx)
+  // What the registry declares comes back at every start: not deletable; what it no longer declares is an ordinary permission.
+  await sql`update permission set is_deletable = not (name = any(${names}::text[])) where is_deletable = (name = any(${names}::text[]))`.execute(trx)
   const newRoles = await sql<{ name: string }>`
     insert into role (name) select unnest(${[...BUILT_IN_ROLES]}::text[])
     on conflict (name) do nothing returning name`.execute(trx)

@@ -1,13 +1,13 @@
 import { sql } from 'kysely'
-import { rootOf, type Entity, type Fields, type Message } from '../../../schema/kit'
-import type { Trx } from '../../db/types'
+import { isBuiltInRow, rootOf, type Entity, type Fields, type Message } from '../../../schema/kit'
+import type { Row, Trx } from '../../db/types'
 import { asSystem, authorize, type EngineCtx } from '../access'
 import { writeAudit } from '../audit'
 import { impactOf, referencesTo, type ImpactItem, type Reference } from '../delete-impact'
 import { ConflictError, NotFoundError } from '../errors'
 import { source, type Registry } from '../list-query'
 import { modelName } from '../validate'
-import { runAfter, runBefore } from './hooks-run'
+import { builtInRefusal, runAfter, runBefore } from './hooks-run'
 import { deleteLine, lineCtx } from './lines'
 import { isInScope, lockRow, notFound } from './read'
 import { auditChanges, type LineRow } from './rows'
@@ -141,7 +141,7 @@ export type DeleteImpact = { ids: number[]; can_delete: boolean; references: Imp
 export async function deleteImpact(ctx: EngineCtx, target: number | number[]): Promise<DeleteImpact> {
   authorize(ctx, 'DELETE', typeof target === 'number' ? target : undefined)
   const unique = typeof target === 'number' ? [target] : [...new Set(target)]
-  const found = await sql<{ id: number }>`select id from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(ctx.db)
+  const found = await sql<Row>`select * from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(ctx.db)
   const have = new Set(found.rows.map((r) => Number(r.id)))
   for (const rowId of unique) {
     if (!have.has(rowId) || !(await isInScope(ctx, ctx.db, rowId))) {
@@ -153,6 +153,14 @@ export async function deleteImpact(ctx: EngineCtx, target: number | number[]): P
   const references = [...(owner ? [ownerImpact(owner)] : []), ...(await impactOf(ctx.db, ctx.registry, ctx.entity, unique))]
   const refusing = references.find((r) => r.effect === 'refuse')
   const other = refusing ? ctx.registry.find((e) => e.name === refusing.entity) : undefined
-  const detail = owner ? ownedMessage(ctx.entity, owner) : other ? deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', { model: modelName(other), labelKey: other.labelKey }) : undefined
-  return { ids: unique, can_delete: refusing === undefined, references, ...(detail ? { detail } : {}) }
+  // A built-in row is refused whatever refers to it, in the words the delete itself would use.
+  const builtIn = found.rows.find((row) => isBuiltInRow(ctx.entity, row))
+  const detail = owner
+    ? ownedMessage(ctx.entity, owner)
+    : builtIn
+      ? builtInRefusal(ctx.entity, builtIn)
+      : other
+        ? deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', { model: modelName(other), labelKey: other.labelKey })
+        : undefined
+  return { ids: unique, can_delete: refusing === undefined && builtIn === undefined, references, ...(detail ? { detail } : {}) }
 }

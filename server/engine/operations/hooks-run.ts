@@ -1,4 +1,4 @@
-import { isBuiltInRow } from '../../../schema/kit'
+import { isBuiltInRow, type Entity, type Fields, type Message } from '../../../schema/kit'
 import type { Row, Trx } from '../../db/types'
 import type { EngineCtx } from '../access'
 import { BusinessError } from '../errors'
@@ -6,6 +6,14 @@ import { hooksOf, type WriteAction } from '../hooks'
 import type { Values } from '../validate'
 
 /** The domain's hooks as a write runs them (hooks.ts), and the built-in rows no write may rename or delete. */
+
+/** Why a built-in row may not be renamed or deleted, naming it. */
+export function builtInRefusal(entity: Entity<string, Fields>, row: Row): Message {
+  const field = entity.builtIn!.field
+  // A flag (is_deletable false) says nothing about which row it is: its label does.
+  const value = typeof row[field] === 'boolean' ? row[entity.labelField] : row[field]
+  return { key: entity.builtIn!.message, params: { entity: entity.labelKey, value: String(value) } }
+}
 
 export async function runBeforeValidate(ctx: EngineCtx, trx: Trx, action: WriteAction, before: Row | null, input: Values): Promise<Values> {
   const hooks = hooksOf(ctx.hooks, ctx.entity).filter((h) => h.beforeValidate)
@@ -17,15 +25,13 @@ export async function runBeforeValidate(ctx: EngineCtx, trx: Trx, action: WriteA
 
 export const hasBeforeValidate = (ctx: EngineCtx) => hooksOf(ctx.hooks, ctx.entity).some((h) => h.beforeValidate)
 
-export async function runBefore(ctx: EngineCtx, trx: Trx, action: WriteAction, before: Row | null, values: Values | null): Promise<void> {
+export async function runBefore(ctx: EngineCtx, trx: Trx, action: WriteAction, before: Row | null, values: Values | null, input: Values = {}): Promise<void> {
   const builtIn = ctx.entity.builtIn
   if (builtIn && isBuiltInRow(ctx.entity, before) && (action === 'delete' || (values !== null && builtIn.field in values && values[builtIn.field] !== before![builtIn.field]))) {
-    // A flag (is_deletable false) says nothing about which row it is: its label does.
-    const value = typeof before![builtIn.field] === 'boolean' ? before![ctx.entity.labelField] : before![builtIn.field]
-    throw new BusinessError({ key: builtIn.message, params: { entity: ctx.entity.labelKey, value: String(value) } })
+    throw new BusinessError(builtInRefusal(ctx.entity, before!))
   }
   for (const h of hooksOf(ctx.hooks, ctx.entity)) {
-    await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values })
+    await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values, input })
   }
 }
 
