@@ -89,6 +89,14 @@ describe('defaults and settings', () => {
     expect(document.documentElement).toHaveAttribute('data-theme', 'purple-dark')
     expect(screen.getByTestId('toolbar')).toHaveAttribute('data-theme', 'purple-dark')
     expect(screen.getByTestId('footer')).toHaveAttribute('data-theme', 'purple-dark')
+    // And back to the look the app starts with, in the mode chosen (dark here).
+    const back = within(panel).getByRole('button', { name: 'Default look' })
+    expect(back).toHaveAttribute('aria-pressed', 'false')
+    await user.click(back)
+    expect(getSettings().theme).toEqual({ main: 'default-dark', navbar: 'default-dark', toolbar: 'default-dark', footer: 'default-dark' })
+    expect(back).toHaveAttribute('aria-pressed', 'true')
+    await user.click(screen.getByRole('button', { name: 'Switch to light mode' }))
+    expect(getSettings().theme).toEqual(defaultSettings.theme)
   })
 
   it('switches layouts from the theme settings panel, with the layout’s container width', async () => {

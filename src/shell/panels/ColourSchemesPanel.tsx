@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Icon } from '../../engine/ui/icons'
 import { palettes, type Mode, type ThemeId } from '../settings/settings'
-import { setColourScheme, useSettings } from '../settings/store'
+import { isDefaultColours, setColourScheme, setDefaultColours, useSettings } from '../settings/store'
 import { Drawer } from './Drawer'
 
 /**
@@ -41,6 +41,16 @@ export function ColourSchemesPanel({ onClose }: { onClose: () => void }) {
   return (
     <Drawer title={t('schemes.title')} onClose={onClose} testId="colour-schemes">
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">{t('schemes.help')}</p>
+      {/* The way back: the look the app starts with (a dark navbar beside a light page), in the mode chosen. */}
+      <button
+        type="button"
+        onClick={setDefaultColours}
+        aria-pressed={isDefaultColours(theme)}
+        className={`mb-6 flex w-full items-center justify-between gap-2 rounded-lg border-2 px-3 py-2 text-sm font-medium ${isDefaultColours(theme) ? 'border-indigo-600' : 'border-slate-200 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800'} focus-visible:outline-2 focus-visible:outline-indigo-500`}
+      >
+        {t('schemes.default_look')}
+        {isDefaultColours(theme) && <Icon name="check" className="size-4 shrink-0" />}
+      </button>
       {modes.map((mode) => (
         <section key={mode} className="mb-6">
           <h3 className="mb-2 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{t(`settings.mode_${mode}`)}</h3>

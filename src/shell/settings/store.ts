@@ -5,6 +5,7 @@ import { changeLanguage, currentLanguage, directionOf, onLanguageApplied, type L
 import {
   applySettingsToDocument,
   containerWidthOf,
+  defaultSettings,
   modeOf,
   nearestFontScale,
   normalizeSettings,
@@ -127,6 +128,20 @@ export function setMode(mode: Mode): void {
 export function setSectionTheme(section: keyof Settings['theme'], theme: ThemeId): void {
   updateSettings((s) => ({ ...s, theme: { ...s.theme, [section]: theme } }))
 }
+
+/** The default look again (a dark navbar and footer, main and toolbar in the mode now chosen): a way back from any scheme. */
+export function setDefaultColours(): void {
+  updateSettings((s) => {
+    const mode = modeOf(s.theme.main)
+    return { ...s, theme: { ...defaultSettings.theme, main: `${paletteOf(defaultSettings.theme.main)}-${mode}`, toolbar: `${paletteOf(defaultSettings.theme.toolbar)}-${mode}` } }
+  })
+}
+
+/** Whether the colours are the default look, in either mode. */
+export const isDefaultColours = (theme: Settings['theme']): boolean =>
+  (['main', 'navbar', 'toolbar', 'footer'] as const).every((part) => paletteOf(theme[part]) === paletteOf(defaultSettings.theme[part])) &&
+  theme.navbar === defaultSettings.theme.navbar &&
+  theme.footer === defaultSettings.theme.footer
 
 /** A colour scheme sets main, navbar, toolbar and footer to the same theme (spec §2). */
 export function setColourScheme(theme: ThemeId): void {
