@@ -44,7 +44,7 @@ export type ListAs = 'label' | 'id'
 /** The rules whose message a field may replace with its own i18n key (`messages`). */
 export type MessageRule =
   | 'required' | 'invalid' | 'text' | 'max_length' | 'min_length' | 'email' | 'phone' | 'url'
-  | 'integer' | 'min_value' | 'max_value' | 'above_value' | 'decimal' | 'boolean' | 'date' | 'datetime'
+  | 'integer' | 'min_value' | 'max_value' | 'above_value' | 'max_amount' | 'decimal' | 'boolean' | 'date' | 'datetime'
   | 'choice' | 'ref' | 'refs' | 'file' | 'json' | 'lines' | 'line_id'
   | 'future_date' | 'postal_code' | 'not_within'
   | 'tree_cycle' | 'tree_depth' | 'tree_subtree_depth'
@@ -156,6 +156,8 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly minDecimal?: string
   /** An exclusive lower bound of a decimal (`gt`): the value must be above it. */
   readonly gtDecimal?: string
+  /** An inclusive bound of a decimal's size, either sign (`max`; every money field's `MONEY_MAX`). */
+  readonly maxDecimal?: string
   readonly precision?: number
   readonly scale?: number
   readonly options?: readonly string[]
@@ -401,11 +403,21 @@ export function compareDecimals(a: string, b: string): number {
 }
 
 /**
+ * The most a money field takes, either sign: 12 digits before the point, a business-sized
+ * amount. The column (`numeric(20,2)`) holds more, but totals must stay far inside what
+ * anything summing amounts can hold: two amounts that each fit the column overflow it
+ * together, and the general ledger, being append-only, would keep them for good.
+ */
+export const MONEY_WHOLE_DIGITS = 12
+export const MONEY_MAX = `${'9'.repeat(MONEY_WHOLE_DIGITS)}.99`
+
+/**
  * A decimal number kept exactly (a string at the edges, NUMERIC in SQL). `min`: not below
  * (a money field's `'0'`: never negative); `gt`: above it, not equal (money received: above
- * zero — a receipt of nothing posts nothing).
+ * zero — a receipt of nothing posts nothing); `max`: not larger, either sign (a money
+ * field's `MONEY_MAX` unless it says otherwise).
  */
-export function decimal<const O extends Common<string> & { precision?: number; scale?: number; money?: boolean; min?: string; gt?: string }>(
+export function decimal<const O extends Common<string> & { precision?: number; scale?: number; money?: boolean; min?: string; gt?: string; max?: string }>(
   o: O = {} as O,
 ) {
   const precision = o.precision ?? 20
@@ -420,10 +432,11 @@ export function decimal<const O extends Common<string> & { precision?: number; s
     scale,
     minDecimal: o.min,
     gtDecimal: o.gt,
+    maxDecimal: o.max ?? (isMoney ? MONEY_MAX : undefined),
   })
 }
 
-export const money = <const O extends Common<string> & { min?: string; gt?: string }>(o: O = {} as O) =>
+export const money = <const O extends Common<string> & { min?: string; gt?: string; max?: string }>(o: O = {} as O) =>
   decimal({ ...o, precision: 20, scale: 2, money: true } as O & { precision: 20; scale: 2; money: true })
 
 // ---------------------------------------------------------------- other scalars

@@ -38,6 +38,7 @@ export const validationKeys = [
   'validation.stale',
   'validation.id_from',
   'validation.above_value',
+  'validation.max_amount',
   'validation.tree_cycle',
   'validation.tree_depth',
   'validation.tree_subtree_depth',

@@ -191,10 +191,17 @@ function baseOf(f: AnyField): z.ZodType {
       const precision = f.precision ?? 20
       const scale = f.scale ?? 2
       const minimum = f.minDecimal
+      const maximum = f.maxDecimal
+      // What a person may type: the bound's digits when there is one (money's 12), else the column's.
+      const whole = maximum !== undefined ? maximum.replace(/^-/, '').split('.')[0]!.length : precision - scale
       return z.unknown().transform((v, ctx) => {
         const d = parseDecimal(v, precision, scale)
         if (d === undefined) {
-          ctx.addIssue({ code: 'custom', message: m('decimal'), params: { scale, whole: precision - scale } })
+          ctx.addIssue({ code: 'custom', message: m('decimal'), params: { scale, whole } })
+          return z.NEVER
+        }
+        if (maximum !== undefined && compareDecimals(d.replace(/^-/, ''), maximum) > 0) {
+          ctx.addIssue({ code: 'custom', message: m('max_amount'), params: { max: maximum, whole }, input: d })
           return z.NEVER
         }
         if (minimum !== undefined && d.startsWith('-') && !minimum.startsWith('-')) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { renderMessage, type Message } from '../../schema/kit'
 import { HttpError, TooManyRequestsError, ValidationError } from '../engine/errors'
+import { pgError } from '../engine/operations/transaction'
 import { languageOf, messageFor, translator } from '../i18n'
 
 /** The header a 500 names its request in, as its body does (`request_id`). */
@@ -36,6 +37,15 @@ export function frameworkErrorHandler(securityHeaders: (request: FastifyRequest,
 }
 
 /**
+ * What the database refuses that is no bug of the server: its SQLSTATE and the answer. A
+ * number too large for its type (an amount, or a sum of amounts: 22003) — the transaction
+ * was rolled back.
+ */
+const DATABASE_REFUSALS: Readonly<Record<string, { status: number; key: string }>> = {
+  '22003': { status: 400, key: 'detail.number_out_of_range' },
+}
+
+/**
  * The one place that turns errors into responses. Bad input is a 400 with a field map or
  * a `{detail}`, never a 500; a 500 is a bug and is logged with the request id.
  */
@@ -54,6 +64,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }
       if ('code' in error && typeof error.code === 'string') body.code = error.code
       return reply.code(error.status).send(body)
+    }
+    const refusal = DATABASE_REFUSALS[pgError(error).code ?? '']
+    if (refusal) {
+      request.log.warn({ err: error, request_id: request.id }, 'the database refused the request')
+      return reply.code(refusal.status).send({ detail: say(request, refusal.key) })
     }
     const fe = error as FastifyError
     if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && fe.code?.startsWith('FST_'))) {

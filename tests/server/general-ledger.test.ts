@@ -134,7 +134,7 @@ describeEachDatabase('general ledger', (t, kind) => {
       ['both sides', [{ ledger: l.rent, debit: '5', credit: '5' }, { ledger: l.vendor, credit: '5' }], { 'lines.0.debit': [{ key: 'validation.one_side_only' }] }],
       ['neither side', [{ ledger: l.rent, debit: '0.00', credit: '0' }, { ledger: l.rent, debit: '5' }, { ledger: l.vendor, credit: '5' }], { 'lines.0.debit': [{ key: 'validation.no_amount' }] }],
       ['negative', [{ ledger: l.rent, debit: '-5' }, { ledger: l.vendor, debit: '-5' }], { 'lines.0.debit': [{ key: 'validation.min_value', params: { min: 0 } }], 'lines.1.debit': [{ key: 'validation.min_value', params: { min: 0 } }] }],
-      ['three decimals', [{ ledger: l.rent, debit: '10.005' }, { ledger: l.vendor, credit: '10.005' }], { 'lines.0.debit': [{ key: 'validation.decimal', params: { scale: 2, whole: 18 } }], 'lines.1.credit': [{ key: 'validation.decimal', params: { scale: 2, whole: 18 } }] }],
+      ['three decimals', [{ ledger: l.rent, debit: '10.005' }, { ledger: l.vendor, credit: '10.005' }], { 'lines.0.debit': [{ key: 'validation.decimal', params: { scale: 2, whole: 12 } }], 'lines.1.credit': [{ key: 'validation.decimal', params: { scale: 2, whole: 12 } }] }],
       ['an unknown ledger', [{ ledger: 999999, debit: '5' }, { ledger: l.vendor, credit: '5' }], { 'lines.0.ledger': [{ key: 'validation.ref', params: { label: 'field.ledger' } }] }],
     ]
     for (const [what, lines, fields] of cases) {

@@ -19,6 +19,8 @@ import type { Values } from '../../engine/validate'
  * - what a row shows besides (its running balance, reference, kind, details, the voucher's
  *   other ledgers) is read for the page's rows alone, by the row's id and date. A row's balance
  *   is the opening, the day totals of the period's earlier days and the rows of its day up to it.
+ * Balances and sums are shown to the cent by `round(…, 2)`, never cast to the column's
+ * `numeric(20,2)`: a sum of amounts that each fit the column need not fit it.
  */
 export type LedgerStatementParams = { ledger: number; subLedger: number | null; dateAfter: string | null; dateBefore: string | null }
 
@@ -52,8 +54,8 @@ export type StatementBalances = {
 
 export async function statementBalances(db: Executor, p: LedgerStatementParams): Promise<StatementBalances> {
   const r = await sql<{ opening: string; closing: string; rows: string; debit: string; credit: string }>`
-    select coalesce(sum(t.debit_amount - t.credit_amount) filter (where not ${inPeriod('t', p)}), 0)::numeric(20,2)::text as opening,
-      coalesce(sum(t.debit_amount - t.credit_amount), 0)::numeric(20,2)::text as closing,
+    select round(coalesce(sum(t.debit_amount - t.credit_amount) filter (where not ${inPeriod('t', p)}), 0), 2)::text as opening,
+      round(coalesce(sum(t.debit_amount - t.credit_amount), 0), 2)::text as closing,
       coalesce(sum(t.row_count) filter (where ${inPeriod('t', p)}), 0)::bigint as rows,
       coalesce(sum(t.debit_amount) filter (where ${inPeriod('t', p)}), 0)::text as debit,
       coalesce(sum(t.credit_amount) filter (where ${inPeriod('t', p)}), 0)::text as credit
@@ -114,11 +116,11 @@ function numberedRows(p: LedgerStatementParams, lines: Lines): RawBuilder<unknow
  */
 function balanceOf(p: LedgerStatementParams, opening: string): RawBuilder<unknown> {
   const sub = (alias: 't' | 'd') => sql`(${p.subLedger}::bigint is null or ${sql.ref(`${alias}.sub_ledger`)} = ${p.subLedger}::bigint)`
-  return sql`(${opening}::numeric
+  return sql`round(${opening}::numeric
     + coalesce((select sum(t.debit_amount - t.credit_amount) from ledger_day_total t
         where t.ledger = n.ledger and ${sub('t')} and ${inPeriod('t', p)} and t.log_date < n.log_date), 0)
     + coalesce((select sum(d.debit_amount - d.credit_amount) from account_log d
-        where d.ledger = n.ledger and ${sub('d')} and d.log_date = n.log_date and d.id <= n.id), 0))::numeric(20,2)`
+        where d.ledger = n.ledger and ${sub('d')} and d.log_date = n.log_date and d.id <= n.id), 0), 2)`
 }
 
 /** A column of the row `n.id` (alias `n`), read for that row alone. */
@@ -169,12 +171,12 @@ export const ledgerReportRows: ReportRun = async ({ db, params, page }) => {
       case when n.id is null then n.balance else ${balanceOf(p, opening)} end as balance
     from (
       select 0::bigint as line_no, null::bigint as id, null::bigint as ledger, ${p.dateAfter}::date as log_date, 'opening_balance'::text as kind,
-        null::numeric as debit_amount, null::numeric as credit_amount, ${opening}::numeric(20,2) as balance
+        null::numeric as debit_amount, null::numeric as credit_amount, round(${opening}::numeric, 2) as balance
       where ${firstLine === 0}::boolean
       union all
       select r.line_no, r.id, r.ledger, r.log_date, null::text, r.debit_amount, r.credit_amount, null::numeric from (${numberedRows(p, lines)}) r
       union all
-      select ${rows + 1}::bigint, null::bigint, null::bigint, ${p.dateBefore}::date, 'closing_balance'::text, null::numeric, null::numeric, ${closing}::numeric(20,2)
+      select ${rows + 1}::bigint, null::bigint, null::bigint, ${p.dateBefore}::date, 'closing_balance'::text, null::numeric, null::numeric, round(${closing}::numeric, 2)
       where ${lastLine >= rows + 1}::boolean
     ) n`
   return { query, extra: { opening_balance: opening, closing_balance: closing }, summary: { count, totals: { debit_amount: debit, credit_amount: credit } } }

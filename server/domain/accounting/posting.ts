@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { LogType } from '../../../schema/entities/accounting/account-log'
 import type { Message, Rule } from '../../../schema/kit'
 import { sideRules, voucherRules } from '../../../schema/entities/accounting/voucher-rules'
-import { parseDecimal } from '../../../schema/kit'
+import { MONEY_MAX, MONEY_WHOLE_DIGITS, parseDecimal } from '../../../schema/kit'
 import { fromMinor, MONEY_SCALE, toMinor } from '../../../schema/kit/money'
 import { isCalendarDate } from '../../../schema/kit/validators'
 import { utcDay } from '../../../schema/kit/dates'
@@ -102,13 +102,15 @@ const MAX_REFERENCE = 50
 const PRECISION = 20
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 
-/** An amount in minor units, or the message that refuses it (more than two places, not a number, negative). */
+/** An amount in minor units, or the message that refuses it (more than two places, not a number, negative, above a money field's bound). */
 function amountOf(raw: AmountInput): { units: bigint } | { message: Message } {
   if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return { units: 0n }
   const canonical = typeof raw === 'string' ? parseDecimal(raw, PRECISION, MONEY_SCALE) : undefined
-  if (canonical === undefined) return { message: { key: 'validation.decimal', params: { scale: MONEY_SCALE, whole: PRECISION - MONEY_SCALE } } }
+  if (canonical === undefined) return { message: { key: 'validation.decimal', params: { scale: MONEY_SCALE, whole: MONEY_WHOLE_DIGITS } } }
   const units = toMinor(canonical)
   if (units < 0n) return { message: { key: 'validation.min_value', params: { min: 0 } } }
+  // The bound every money field has (f.money): a posting a module makes is held to it too.
+  if (units > toMinor(MONEY_MAX)) return { message: { key: 'validation.max_amount', params: { max: MONEY_MAX, whole: MONEY_WHOLE_DIGITS } } }
   return { units }
 }
 

@@ -8,6 +8,8 @@ import type { ReportRun } from '../../engine/reports'
  * reversal balances on its own date, so each pair of columns ties for any period. It reads the
  * per-ledger per-day totals the database keeps with every posting (`ledger_day_total`,
  * migration 6): a few rows per ledger and day, however many general-ledger rows they sum.
+ * Sums are shown to the cent by `round(…, 2)`, never cast to the column's `numeric(20,2)`: a
+ * sum of amounts that each fit the column need not fit it.
  */
 export const trialBalanceRows: ReportRun = ({ params }) => {
   const after = typeof params.date_after === 'string' ? params.date_after : null
@@ -32,8 +34,8 @@ export const trialBalanceRows: ReportRun = ({ params }) => {
       where ${isShowingZero}::boolean or s.ledger is not null
     )
     select ledger, group_name,
-      greatest(opening, 0)::numeric(20,2) as opening_debit, greatest(-opening, 0)::numeric(20,2) as opening_credit,
-      debit::numeric(20,2) as debit_amount, credit::numeric(20,2) as credit_amount,
-      greatest(opening + debit - credit, 0)::numeric(20,2) as closing_debit, greatest(credit - debit - opening, 0)::numeric(20,2) as closing_credit
+      round(greatest(opening, 0), 2) as opening_debit, round(greatest(-opening, 0), 2) as opening_credit,
+      round(debit, 2) as debit_amount, round(credit, 2) as credit_amount,
+      round(greatest(opening + debit - credit, 0), 2) as closing_debit, round(greatest(credit - debit - opening, 0), 2) as closing_credit
     from b`
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { entities as registeredEntities } from '../../../schema'
-import type { AnyField, Entity, Fields, MessageRule } from '../../../schema/kit'
+import { money, type AnyField, type Entity, type Fields, type MessageRule } from '../../../schema/kit'
 import { messageOf } from '../../../schema/kit/validators'
 import { createRow as engineCreate } from '../../../server/engine/service'
 import { catalogues } from '../../../server/i18n'
@@ -220,6 +220,8 @@ export function badCases(field: AnyField): BadCase[] {
       add(`more than ${precision - scale} digits before the point`, '9'.repeat(precision - scale + 1), 'validation.decimal')
       add('letters', 'abc', 'validation.decimal')
       if (field.gtDecimal !== undefined) add(`not above ${field.gtDecimal}`, field.gtDecimal, 'validation.above_value')
+      // Every money field's bound (MONEY_MAX), however many digits its column holds.
+      if (field.maxDecimal !== undefined) add(`above ${field.maxDecimal}`, money.sum([field.maxDecimal, '0.01']), 'validation.max_amount', { max: field.maxDecimal })
       break
     }
     case 'boolean':

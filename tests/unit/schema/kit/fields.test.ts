@@ -48,13 +48,15 @@ const tables: Record<string, Table> = {
     accepts: [[2_147_483_647, 2_147_483_647], [-2_147_483_647, -2_147_483_647]],
     rejects: [[2_147_483_648, 'validation.max_value']],
   },
-  'money (numeric(20,2))': {
+  'money (numeric(20,2), at most 999,999,999,999.99 either sign)': {
     field: f.money({ required: true }),
     accepts: [
       ['1250', '1250.00'], ['1250.5', '1250.50'], ['0.1', '0.10'], [0.1, '0.10'], [1250, '1250.00'], ['-3.25', '-3.25'], ['-0', '0.00'], ['000012.30', '12.30'],
-      ['.5', '0.50'], ['99999999999999999.99', '99999999999999999.99'], ['123456789012345678.99', '123456789012345678.99'],
+      ['.5', '0.50'], ['999999999999.99', '999999999999.99'], ['-999999999999.99', '-999999999999.99'], ['000999999999999.99', '999999999999.99'],
     ],
-    rejects: [['1.005', 'validation.decimal'], ['1234567890123456789.00', 'validation.decimal'], ['abc', 'validation.decimal'], ['1,000.00', 'validation.decimal'], ['1e3', 'validation.decimal'], [1e21, 'validation.decimal'], [Number.NaN, 'validation.decimal'], ['.', 'validation.decimal'], ['', 'validation.required']],
+    rejects: [
+      ['1000000000000.00', 'validation.max_amount'], ['-1000000000000', 'validation.max_amount'], ['99999999999999999.99', 'validation.max_amount'], ['123456789012345678.99', 'validation.max_amount'], [1e15, 'validation.max_amount'],
+      ['1.005', 'validation.decimal'], ['1234567890123456789.00', 'validation.decimal'], ['abc', 'validation.decimal'], ['1,000.00', 'validation.decimal'], ['1e3', 'validation.decimal'], [1e21, 'validation.decimal'], [Number.NaN, 'validation.decimal'], ['.', 'validation.decimal'], ['', 'validation.required']],
   },
   'decimal (numeric(10,7), min 0)': {
     field: f.decimal({ precision: 10, scale: 7, min: '0' }),

@@ -32,8 +32,13 @@ describe('judging a posting', () => {
   })
 
   it('ties large amounts to the cent, with no float drift', () => {
-    const lines = [dr(RENT, '0.10'), dr(RENT, '0.20'), cr(SALES, '0.30'), dr(RENT, '999999999999999999.99'), cr(SALES, '999999999999999999.99')]
+    const lines = [dr(RENT, '0.10'), dr(RENT, '0.20'), cr(SALES, '0.30'), dr(RENT, '999999999999.99'), dr(RENT, '999999999999.99'), cr(SALES, '999999999999.99'), cr(SALES, '999999999999.99')]
     expect(judge(posting('journal', lines))).toEqual({})
+  })
+
+  it("holds each amount to a money field's bound (999,999,999,999.99), however many digits the column takes", () => {
+    const above = { key: 'validation.max_amount', params: { max: '999999999999.99', whole: 12 } }
+    expect(judge(posting('journal', [dr(RENT, '1000000000000.00'), cr(SALES, '999999999999999999.99')]))).toEqual({ 'lines.0.debit': [above], 'lines.1.credit': [above] })
   })
 
   it('rejects a line with both sides, and a line with neither', () => {
@@ -47,7 +52,7 @@ describe('judging a posting', () => {
       'lines.0.debit': [{ key: 'validation.min_value', params: { min: 0 } }],
       'lines.1.credit': [{ key: 'validation.min_value', params: { min: 0 } }],
     })
-    const decimal = { key: 'validation.decimal', params: { scale: 2, whole: 18 } }
+    const decimal = { key: 'validation.decimal', params: { scale: 2, whole: 12 } }
     expect(judge(posting('journal', [dr(RENT, '10.005'), cr(SALES, '10.005')]))).toEqual({ 'lines.0.debit': [decimal], 'lines.1.credit': [decimal] })
     expect(judge(posting('journal', [dr(RENT, '1e3'), cr(SALES, 'ten')]))).toEqual({ 'lines.0.debit': [decimal], 'lines.1.credit': [decimal] })
   })
