@@ -559,6 +559,18 @@ export type LineInput<E> = E extends Entity<string, infer F> ? InputOf<F> & { id
  * position. A document is written with its lines in one transaction; on update a line
  * with an `id` is changed, one without is added and a stored line left out is removed.
  */
+/**
+ * The most lines one document may be sent with, as JSON or as multipart `items[i][…]` (each
+ * line is a row written with its hooks and audit entry, in one transaction that holds them all).
+ */
+export const MAX_LINES = 1_000
+
+/**
+ * The most ids a many-to-many field may be sent (a role may hold every permission of the app:
+ * some hundreds, growing with its modules; they are written in one statement).
+ */
+export const MAX_REFS = 5_000
+
 export function lines<const E extends Entity<string, Fields>, const O extends Pick<Common<never>, 'label' | 'hideInList' | 'messages'> & { min?: number; scalar?: keyof E['fields'] & string; totals?: ReadonlyArray<keyof E['fields'] & string> }>(
   entity: E,
   o: O = {} as O,

@@ -2,7 +2,7 @@
 // screens that only list rows must not load zod.
 export * as f from './fields'
 export type { Field, FieldKind, Widget, Cell, Presence, ValueOf, Json, OnDelete, SqlColumn, MessageRule, FieldMessages, ComputeInput, LinesSpec, LineInput, TextFormat, Tone } from './fields'
-export { parseDecimal, compareDecimals, normalizePhone, readsLeftToRight, MONEY_MAX, MONEY_WHOLE_DIGITS } from './fields'
+export { parseDecimal, compareDecimals, normalizePhone, readsLeftToRight, MONEY_MAX, MONEY_WHOLE_DIGITS, MAX_LINES, MAX_REFS } from './fields'
 export {
   defineEntity, actions, genericRoutes, routeAction, storageOf, rootOf, readableFields, columnFields, lineEntityOf, lineLinkColumn, LINE_POSITION, DEFAULT_NAV_GROUP,
   filterKinds, isFilterable, isRangeKind, isBuiltInRow, isEditableIn, isDeletableRow, asView, treeFieldsOf,

@@ -34,6 +34,8 @@ export const validationKeys = [
   'validation.password_match',
   'validation.lines',
   'validation.lines_min',
+  'validation.lines_max',
+  'validation.too_many',
   'validation.line_id',
   'validation.stale',
   'validation.id_from',

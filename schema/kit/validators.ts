@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Entity, Fields, RuleContext } from './entity'
-import { compareDecimals, INT4_MAX, normalizePhone, parseDecimal, type Field, type MessageRule, type Presence } from './fields'
+import { compareDecimals, INT4_MAX, MAX_LINES, MAX_REFS, normalizePhone, parseDecimal, type Field, type MessageRule, type Presence } from './fields'
 import { normalizers } from './normalize'
 import { todayIso } from './dates'
 
@@ -242,7 +242,7 @@ function baseOf(f: AnyField): z.ZodType {
       return z
         .unknown()
         .transform((v) => (typeof v === 'string' ? v.split(',').filter((x) => x.trim() !== '') : v))
-        .pipe(z.array(idBase(m('refs')), { error: m('refs') }))
+        .pipe(z.array(idBase(m('refs')), { error: m('refs') }).max(MAX_REFS, { error: 'validation.too_many' }))
         .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
     case 'file':
       return z.string({ error: m('file') }).trim().max(500, { error: m('max_length') })
@@ -283,7 +283,7 @@ function baseOf(f: AnyField): z.ZodType {
       const scalar = spec.scalar
       // A line may come as the bare value of its scalar field (`menu_items: [3, 5]`).
       const item = scalar ? z.preprocess((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : { [scalar]: v }), line) : line
-      const list = z.array(item, { error: m('lines') })
+      const list = z.array(item, { error: m('lines') }).max(MAX_LINES, { error: 'validation.lines_max' })
       return spec.min ? list.min(spec.min, { error: 'validation.lines_min' }) : list
     }
   }

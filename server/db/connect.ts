@@ -18,6 +18,13 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v)
 /** Contrib extensions the embedded database loads: trigram indexes and accent-insensitive search. */
 export const pgliteExtensions = { pg_trgm, unaccent }
 
+/**
+ * The embedded databases (PGlite) this process opened. What the engine does differently there
+ * (no statement timeout: operations/transaction.ts) asks `isEmbedded` of the database it was given.
+ */
+const embedded = new WeakSet<object>()
+export const isEmbedded = (db: object): boolean => embedded.has(db)
+
 export type Connection = {
   db: Db
   kind: 'pglite' | 'postgres'
@@ -58,6 +65,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   // PGlite is single-connection: a pool of one serialises queries, as the engine expects.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 })
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) })
+  embedded.add(db)
   return {
     db,
     kind: 'pglite',

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { MultipartFile } from '@fastify/multipart'
 import { sql } from 'kysely'
-import { f, storageOf, thumbnailOf, type AnyField, type Entity, type Fields, type Message } from '../../schema/kit'
+import { f, MAX_LINES, storageOf, thumbnailOf, type AnyField, type Entity, type Fields, type Message } from '../../schema/kit'
 import type { Db, Executor } from '../db/types'
 import { BusinessError, HttpError, ValidationError } from './errors'
 import type { EntityHooks } from './hooks'
@@ -145,9 +145,6 @@ const megabytes = (bytes: number) => {
   return String(mb >= 10 || mb === 0 ? Math.round(mb) : Number(mb.toPrecision(2)))
 }
 
-/** The most lines a multipart body may give a document (`items[999][…]`): an index beyond is refused, not allocated. */
-const MAX_LINES = 1_000
-
 /**
  * A multipart field name as a path: `items[2][ledger]` → `['items', 2, 'ledger']` (the
  * contract's flattened lines, api-contract §2.5); a plain name is a path of one.
@@ -165,6 +162,7 @@ export function pathOf(name: string): Array<string | number> | undefined {
 function setPath(target: Values, path: ReadonlyArray<string | number>, value: unknown): void {
   let node: Record<string | number, unknown> = target
   path.forEach((key, i) => {
+    // A document's lines (`items[999][…]`) are bounded as JSON lines are (the kit's MAX_LINES): an index beyond is refused, not allocated.
     if (typeof key === 'number' && key >= MAX_LINES) throw new BusinessError({ key: 'detail.too_many_lines', params: { max: MAX_LINES } })
     if (i === path.length - 1) {
       node[key] = value

@@ -17,7 +17,7 @@ import { receiptOf } from './receipts'
  * Monthly subscriptions (api-contract §4.5): each is a receipt from its member (Dr Cash, Cr
  * the member's ledger, the registry's `posts`), dated the moment it is made. The contract's create takes
  * `{members: [ids], amount, note}` and writes one subscription per member — every one or,
- * when any is refused, none. `get_all_by_member/` lists the caller's own.
+ * when any is refused, none; each member once, and at most MAX_SUBSCRIPTION_MEMBERS. `get_all_by_member/` lists the caller's own.
  */
 export const subscriptionHooks: EntityHooks = {
   beforeWrite({ action, values }) {
@@ -45,6 +45,26 @@ function membersOf(body: Record<string, unknown>): { ids: unknown[]; isSingle: b
   return { ids: given(body.member) ? [body.member] : [], isSingle: given(body.member) }
 }
 
+/**
+ * The most members one create may name: each is a receipt posted with its own ledger and
+ * audit, all in one transaction, so a request naming thousands would hold the database.
+ */
+export const MAX_SUBSCRIPTION_MEMBERS = 200
+
+/** The members once each and at most MAX_SUBSCRIPTION_MEMBERS, or the field map that says which is not. */
+function checkMembers(members: readonly unknown[]): void {
+  if (members.length > MAX_SUBSCRIPTION_MEMBERS) {
+    throw new ValidationError({ members: [{ key: 'validation.too_many', params: { label: 'field.members', max: MAX_SUBSCRIPTION_MEMBERS } }] })
+  }
+  const seen = new Set<unknown>()
+  const fields: Record<string, Message[]> = {}
+  members.forEach((member, i) => {
+    if (seen.has(member)) fields[`members.${i}`] = [{ key: 'validation.duplicate_value', params: { label: 'field.member' } }]
+    seen.add(member)
+  })
+  if (Object.keys(fields).length > 0) throw new ValidationError(fields)
+}
+
 /** A refusal of one member's subscription, said of that member (`members.2`), or of `member` for a single one. */
 function ofMember(error: unknown, key: string): unknown {
   if (!(error instanceof ValidationError)) return error
@@ -66,6 +86,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: ModuleDep
     const { ids, isSingle } = membersOf(body.values)
     if (ids.length === 0) throw new ValidationError({ members: [{ key: 'validation.required', params: { label: 'field.members' } }] })
     const members = ids.map((m) => (typeof m === 'string' && isIdText(m.trim()) ? Number(m) : m))
+    checkMembers(members)
     const rows = await inTransaction({ db: deps.db, entity }, async (trx) => {
       const ctx = { ...requestContext(engine, entity, request), db: trx }
       const written: Row[] = []

@@ -1,5 +1,7 @@
+import { sql } from 'kysely'
 import type { Entity, Fields, Message } from '../../../schema/kit'
-import type { Trx } from '../../db/types'
+import { isEmbedded } from '../../db/connect'
+import type { Db, Trx } from '../../db/types'
 import type { EngineCtx } from '../access'
 import { ValidationError } from '../errors'
 
@@ -35,13 +37,45 @@ export type TransactionOptions = {
   mapError?: (e: unknown) => Error | undefined
 }
 
+/**
+ * The longest one statement of a write may run (or wait for a lock) on PostgreSQL before the
+ * database stops it and the write is rolled back (57014, answered 503 by server/http/errors.ts):
+ * a write that holds rows for minutes holds every other write to them. Generous — a voucher's
+ * statements take milliseconds, and a hundred parallel postings queue on one number counter
+ * for seconds — because a write stopped halfway is refused whole.
+ */
+export const WRITE_STATEMENT_TIMEOUT_MS = 30_000
+const statementTimeouts = new WeakMap<object, number>()
+
+/** Another limit for the writes on this database (tests force a timeout with a short one). */
+export function setWriteStatementTimeout(db: Db, ms: number): void {
+  statementTimeouts.set(db, ms)
+}
+
+/**
+ * A new write transaction, with its statement timeout set for it alone (`set_config(…, true)`
+ * is `set local`). Not on the embedded database: PGlite runs PostgreSQL in WebAssembly, where
+ * no timer signal interrupts a running statement (it accepts the setting and never acts on
+ * it), and it has one connection, so no other request's lock can keep a statement waiting.
+ * There, what keeps a write short is the bound on everything a request may send (lines,
+ * members, ids, the body's size).
+ */
+async function openTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
+  if (isEmbedded(db)) return db.transaction().execute(work)
+  const timeout = statementTimeouts.get(db) ?? WRITE_STATEMENT_TIMEOUT_MS
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('statement_timeout', ${String(timeout)}, true)`.execute(trx)
+    return work(trx)
+  })
+}
+
 /** Runs `work` in the caller's transaction when `db` is one, else in a new one (tried again on a deadlock); maps constraint errors. */
 export async function inTransaction<T>(ctx: Pick<EngineCtx, 'db' | 'entity'>, work: (trx: Trx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   try {
     if (ctx.db.isTransaction) return await work(ctx.db as Trx)
     for (let attempt = 1; ; attempt++) {
       try {
-        return await ctx.db.transaction().execute(work)
+        return await openTransaction(ctx.db as Db, work)
       } catch (e) {
         if (attempt >= 3 || !isRetryable(e)) throw e
       }
