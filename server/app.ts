@@ -18,6 +18,7 @@ import { membershipModule } from './domain/membership'
 import { identityModule } from './domain/identity'
 import { workspaceModule } from './domain/workspace'
 import { hookRegistry, type HookRegistry } from './engine/hooks'
+import { refuseUnstorableInput } from './engine/input-guard'
 import { postingHooks } from './engine/posting'
 import { treeHooks } from './engine/tree'
 import type { DomainModule, ModuleDeps } from './engine/modules'
@@ -198,6 +199,8 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(options.db, options.jwtSecret))
     api.addHook('preHandler', authorize)
+    // What no route can store (a NUL) is refused before any reads it: one guard for the engine's routes and every module's.
+    api.addHook('preHandler', refuseUnstorableInput)
     answersForCaller(api)
     for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks, actions })
     registerReportRoutes(api, { db: options.db, registry: entities, reports, runs })

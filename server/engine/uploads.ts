@@ -8,6 +8,7 @@ import { f, MAX_LINES, storageOf, thumbnailOf, type AnyField, type Entity, type 
 import type { Db, Executor } from '../db/types'
 import { BusinessError, HttpError, ValidationError } from './errors'
 import type { EntityHooks } from './hooks'
+import { refuseNulInBody } from './input-guard'
 import type { Registry } from './list-query'
 import { makeThumbnail } from './media-thumbnail'
 import { INERT, canonicalType, sniffType, type SniffedType } from './media-type'
@@ -269,6 +270,8 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
       }
       setPath(values, path, url)
     }
+    // What the API's guard refuses in a JSON body (input-guard.ts), refused as the parts are read.
+    refuseNulInBody(values)
   } catch (e) {
     await cleanup()
     throw malformed(e)

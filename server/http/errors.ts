@@ -38,12 +38,14 @@ export function frameworkErrorHandler(securityHeaders: (request: FastifyRequest,
 
 /**
  * What the database refuses that is no bug of the server: its SQLSTATE and the answer. A
- * number too large for its type (an amount, or a sum of amounts: 22003), a statement stopped
- * by the write's time limit (57014, `WRITE_STATEMENT_TIMEOUT_MS` in operations/transaction.ts)
- * — the transaction was rolled back.
+ * number too large for its type (an amount, or a sum of amounts: 22003), a character it
+ * cannot store (U+0000: 22021, 22P05), a statement stopped by the write's time limit (57014,
+ * `WRITE_STATEMENT_TIMEOUT_MS` in operations/transaction.ts) — the transaction was rolled back.
  */
 const DATABASE_REFUSALS: Readonly<Record<string, { status: number; key: string }>> = {
   '22003': { status: 400, key: 'detail.number_out_of_range' },
+  '22021': { status: 400, key: 'detail.unstorable_character' },
+  '22P05': { status: 400, key: 'detail.unstorable_character' },
   '57014': { status: 503, key: 'detail.statement_timeout' },
 }
 

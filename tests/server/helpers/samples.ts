@@ -194,8 +194,8 @@ export function badCases(field: AnyField): BadCase[] {
       if (field.maxLength) add(`longer than ${field.maxLength} characters`, 'x'.repeat(field.maxLength + 1), 'validation.max_length', { max: String(field.maxLength) })
       if (field.minLength) add(`shorter than ${field.minLength} characters`, 'x'.repeat(field.minLength - 1), 'validation.min_length', { min: String(field.minLength) })
       add('an object instead of text', { a: 1 }, 'validation.text')
-      // Long enough for a minimum length: only the NUL is wrong (a postal code's shape refuses it first).
-      add('a NUL character (PostgreSQL cannot store it)', `a\u0000${'b'.repeat(Math.max(1, (field.minLength ?? 0) - 2))}`, field.format === 'postal_code' ? 'validation.postal_code' : 'validation.invalid')
+      // Long enough for a minimum length: only the NUL is wrong (the API's guard refuses it before any field's rule).
+      add('a NUL character (PostgreSQL cannot store it)', `a\u0000${'b'.repeat(Math.max(1, (field.minLength ?? 0) - 2))}`, 'validation.nul_character')
       if (field.format === 'postal_code') add('words that are not a postal code', 'Dhaka', 'validation.postal_code')
       break
     case 'email':
@@ -248,7 +248,7 @@ export function badCases(field: AnyField): BadCase[] {
       break
     case 'file':
       add('a path longer than 500 characters', 'x'.repeat(501), 'validation.max_length', { max: '500' })
-      add('a NUL character', '/media/a\u0000.png', 'validation.invalid')
+      add('a NUL character', '/media/a\u0000.png', 'validation.nul_character')
       break
     case 'password':
       if (field.minLength) add(`shorter than ${field.minLength} characters`, 'x'.repeat(field.minLength - 1), 'validation.min_length', { min: String(field.minLength) })
@@ -257,8 +257,8 @@ export function badCases(field: AnyField): BadCase[] {
       break
     case 'json':
       add('text that is not JSON', '{not json', 'validation.json')
-      add('a NUL character inside a string', { note: 'a\u0000b' }, 'validation.invalid')
-      add('a NUL character inside a key', { 'a\u0000b': 1 }, 'validation.invalid')
+      add('a NUL character inside a string', { note: 'a\u0000b' }, 'validation.nul_character')
+      add('a NUL character inside a key', { 'a\u0000b': 1 }, 'validation.nul_character')
       break
   }
   return cases
