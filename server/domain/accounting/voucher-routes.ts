@@ -109,14 +109,17 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
       const answer = await inTransaction({ db: deps.db, entity }, async (trx) => {
         const ctx = { ...requestContext(engine, entity, request), db: trx }
         let rowId = lineId
+        let found: { key?: string } = {}
         if (rowId === undefined) {
           const invoice = typeof body.values.invoice_no === 'string' ? body.values.invoice_no.trim() : ''
           if (invoice === '') throw new ValidationError({ invoice_no: [{ key: 'validation.required', params: { label: 'field.invoice_no' } }] })
           const voucher = await findDocument(ctx, invoice)
           if (!voucher) throw unknownInvoice(invoice)
           rowId = Number(voucher.id)
+          // A parallel update that replaces its lines meanwhile is then a 409 about this voucher, not a 404 about the line read.
+          found = { key: invoice }
         }
-        const voucher = await updateDocument(ctx, rowId, documentBody(spec, entity, body.values))
+        const voucher = await updateDocument(ctx, rowId, documentBody(spec, entity, body.values), found)
         return { invoiceNo: String(voucher.invoice_no), ...(await written(trx, spec, String(voucher.invoice_no))) }
       })
       return {

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { documentOf, type Entity, type Fields } from '../../../schema/kit'
 import type { Executor, Row, Trx } from '../../db/types'
 import { asSystem, authorize, type EngineCtx } from '../access'
-import { NotFoundError } from '../errors'
+import { ConflictError, NotFoundError } from '../errors'
 import { hooksOf, type WriteAction } from '../hooks'
 import { LABELS } from '../list-query'
 import { numberRecord, renumberIfMoved } from '../numbering'
@@ -32,13 +32,36 @@ const specOf = (entity: Entity<string, Fields>) => {
   return entity.rowsPerLine
 }
 
-/** A row's document key; a row that does not exist, or that the caller may not reach, is not found. */
-async function keyOfRow(ctx: EngineCtx, db: Executor, rowId: number): Promise<string> {
+/**
+ * A row's document key; a row that does not exist, or that the caller may not reach, is not
+ * found. For a write (`isWrite`), a row that another write of its document removed — an update
+ * that replaced its lines, perhaps while this one waited — says so: the document changed meanwhile.
+ */
+async function keyOfRow(ctx: EngineCtx, db: Executor, rowId: number, isWrite = false): Promise<string> {
   const { key } = specOf(ctx.entity)
   const found = await sql<{ key: string | null }>`select ${sql.ref(key)} as key from ${sql.id(ctx.entity.name)} where id = ${rowId}`.execute(db)
   const value = found.rows[0]?.key
-  if (value === undefined || value === null || !(await isInScope(ctx, db, rowId))) throw notFound(ctx.entity, rowId)
+  if (value === undefined || value === null) throw isWrite ? await missingRow(ctx, db, rowId) : notFound(ctx.entity, rowId)
+  if (!(await isInScope(ctx, db, rowId))) throw notFound(ctx.entity, rowId)
   return value
+}
+
+/**
+ * What became of a row that is not there, from the audit log (every row's delete is audited
+ * with its values): removed from a document that still stands — 409, that document changed
+ * meanwhile — or never there, or its document deleted — 404.
+ */
+async function missingRow(ctx: EngineCtx, db: Executor, rowId: number): Promise<Error> {
+  const { key } = specOf(ctx.entity)
+  const deleted = await sql<{ key: string | null }>`
+    select a.changes -> ${key} ->> 0 as key from audit_log a
+    where a.entity = ${ctx.entity.name} and a.entity_id = ${rowId} and a.action = 'delete'
+    order by a.id desc limit 1`.execute(db)
+  const was = deleted.rows[0]?.key
+  const standing = was ? await sql<{ id: number }>`select id from ${sql.id(ctx.entity.name)} where ${sql.ref(key)} = ${was} order by id limit 1`.execute(db) : undefined
+  const row = standing?.rows[0]
+  if (!was || !row || !(await isInScope(ctx, db, Number(row.id)))) return notFound(ctx.entity, rowId)
+  return new ConflictError({ key: 'detail.changed_meanwhile', params: { entity: ctx.entity.labelKey, key: was } })
 }
 
 /** The stored rows of a document, in the order they were written (locked for a write that changes them). */
@@ -47,6 +70,28 @@ async function rowsOf(ctx: EngineCtx, db: Executor, key: string, lock = false): 
   const rows: LineRow[] = []
   for (const { id } of ids.rows) rows.push((await read(ctx, db, Number(id))) as LineRow)
   return rows
+}
+
+/** The rows of a document as they stand, in one statement: their ids and when each last changed. */
+async function versionOf(ctx: EngineCtx, db: Executor, key: string): Promise<string> {
+  const r = await sql<{ version: string | null }>`
+    select string_agg(id::text || '@' || updated_at::text, ',' order by id) as version
+    from ${sql.id(ctx.entity.name)} where ${sql.ref(specOf(ctx.entity).key)} = ${key}`.execute(db)
+  return r.rows[0]?.version ?? ''
+}
+
+/**
+ * The rows of a document, locked for a write that read them as `seen` before it asked for the
+ * lock. Another write that held them meanwhile (a parallel update or cancel of the same
+ * voucher) has changed them: this one is refused — 409 saying so, or 404 when the document is
+ * gone — rather than carried out over rows it never read.
+ */
+async function lockRows(ctx: EngineCtx, trx: Trx, key: string, seen: string, rowId: number): Promise<LineRow[]> {
+  const stored = await rowsOf(ctx, trx, key, true)
+  const now = await versionOf(ctx, trx, key)
+  if (now === '') throw notFound(ctx.entity, rowId)
+  if (now !== seen) throw new ConflictError({ key: 'detail.changed_meanwhile', params: { entity: ctx.entity.labelKey, key } })
+  return stored
 }
 
 const pick = (source: Readonly<Record<string, unknown>>, names: readonly string[]) => Object.fromEntries(names.filter((n) => n in source).map((n) => [n, source[n]]))
@@ -135,14 +180,16 @@ export async function createDocument(ctx: EngineCtx, body: Values): Promise<Row>
  * whole; every row gets the new header, changed lines their values, new lines a row. The key
  * stays. Answers the document as stored.
  */
-export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values): Promise<Row> {
+export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values, found: { key?: string } = {}): Promise<Row> {
   authorize(ctx, 'UPDATE', rowId)
   const spec = specOf(ctx.entity)
   const shape = documentOf(ctx.entity)
   const input = fromClient({ entity: shape, access: ctx.access }, body)
   return inTransaction(ctx, async (trx) => {
-    const key = await keyOfRow(ctx, trx, rowId)
-    const stored = await rowsOf(ctx, trx, key, true)
+    // A caller that found the document by its key (`findDocument`: a voucher by its number) names it so: what
+    // became of the row it read meanwhile is then said of the document, not of that row.
+    const key = found.key ?? (await keyOfRow(ctx, trx, rowId, true))
+    const stored = await lockRows(ctx, trx, key, await versionOf(ctx, trx, key), rowId)
     const before = documentOfRows(ctx.entity, stored)
     await refuseOwned(ctx, trx, before)
     checkNotStale(before, input)
@@ -174,8 +221,8 @@ export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values
   })
 }
 
-async function deleteByKey(ctx: EngineCtx, trx: Trx, key: string): Promise<void> {
-  const stored = await rowsOf(ctx, trx, key, true)
+async function deleteByKey(ctx: EngineCtx, trx: Trx, key: string, rowId: number): Promise<void> {
+  const stored = await lockRows(ctx, trx, key, await versionOf(ctx, trx, key), rowId)
   const before = documentOfRows(ctx.entity, stored)
   await refuseOwned(ctx, trx, before)
   const rows = asSystem(ctx, ctx.entity, trx)
@@ -186,7 +233,7 @@ async function deleteByKey(ctx: EngineCtx, trx: Trx, key: string): Promise<void>
 /** Deletes the document a row belongs to, every row through the entity's hooks and audit; answers the contract's message. */
 export async function deleteDocument(ctx: EngineCtx, rowId: number) {
   authorize(ctx, 'DELETE', rowId)
-  await inTransaction(ctx, async (trx) => deleteByKey(ctx, trx, await keyOfRow(ctx, trx, rowId)))
+  await inTransaction(ctx, async (trx) => deleteByKey(ctx, trx, await keyOfRow(ctx, trx, rowId, true), rowId))
   return deleteMessage(ctx.entity, rowId, 'deleted')
 }
 
@@ -195,16 +242,18 @@ export async function deleteDocuments(ctx: EngineCtx, rowIds: readonly number[])
   authorize(ctx, 'DELETE')
   const unique = [...new Set(rowIds)]
   await inTransaction(ctx, async (trx) => {
-    const keys = new Set<string>()
+    // Each document once, by the first of its rows named.
+    const keys = new Map<string, number>()
     for (const rowId of unique) {
       try {
-        keys.add(await keyOfRow(ctx, trx, rowId))
+        const key = await keyOfRow(ctx, trx, rowId)
+        if (!keys.has(key)) keys.set(key, rowId)
       } catch (e) {
         if (e instanceof NotFoundError) throw new NotFoundError(deleteMessage(ctx.entity, [rowId], 'missing'))
         throw e
       }
     }
-    for (const key of keys) await deleteByKey(ctx, trx, key)
+    for (const [key, rowId] of keys) await deleteByKey(ctx, trx, key, rowId)
   })
   return deleteMessage(ctx.entity, unique, 'deleted')
 }
