@@ -79,7 +79,7 @@ describeEachDatabase('contract rules', (t) => {
 
       const one = await t.current.call({ method: 'DELETE', url: `/city/api/v1/city/delete/${cityId}` })
       expect(one.status).toBe(409)
-      expect(one.body).toEqual({ detail: expect.stringMatching(/^City id - \d+ cannot be deleted: Thana records refer to it\.$/) })
+      expect(one.body).toEqual({ detail: expect.stringMatching(/^District '.+' cannot be deleted: (one of the Police Stations refers|\d+ Police Stations refer) to it\.$/) })
 
       const many = await t.current.call({ method: 'DELETE', url: '/city/api/v1/city/delete_multiple/', payload: { ids: [free.id, cityId] } })
       expect(many.status).toBe(409)
@@ -95,7 +95,7 @@ describeEachDatabase('contract rules', (t) => {
       const { row: city } = await createSample(t.current, registry.city)
       const res = await t.current.call({ method: 'DELETE', url: `/country/api/v1/country/delete/${city.country}` })
       expect(res.status).toBe(409)
-      expect(res.body.detail).toContain('City')
+      expect(res.body.detail).toContain('Districts')
     })
 
     it('clears an optional reference when its target is deleted (branch.thana is set null)', async () => {

@@ -22,7 +22,7 @@ const impact = (t: TestApp, entity: { api: { base: string } }, ids: number[], he
 async function district(t: TestApp) {
   const { row: country } = await createSample(t, registry.country)
   const city = await createRow(t, registry.city, { ...sampleInput(registry.city, {}), country: country.id })
-  return { country: country.id as number, city: city.id as number }
+  return { country: country.id as number, city: city.id as number, name: city.name as string }
 }
 
 describe('references in the registry', () => {
@@ -42,8 +42,8 @@ describe('references in the registry', () => {
 })
 
 describeEachDatabase('deleting referenced records', (t) => {
-  it('says what refers to a district and that the delete is refused, and refuses it (409) in the same words', async () => {
-    const { city, country } = await district(t.current)
+  it('says what refers to a district and that the delete is refused, and refuses it (409) in the same words, naming things as the screens do', async () => {
+    const { city, country, name } = await district(t.current)
     for (let i = 0; i < 3; i++) await createRow(t.current, registry.thana, { ...sampleInput(registry.thana, {}), city })
     await createRow(t.current, registry.branch, { ...sampleInput(registry.branch, {}), city, country, thana: null })
     const res = await impact(t.current, registry.city, [city])
@@ -55,15 +55,15 @@ describeEachDatabase('deleting referenced records', (t) => {
         { entity: 'thana', field: 'city', count: 3, effect: 'refuse' },
         { entity: 'branch', field: 'city', count: 1, effect: 'clear' },
       ],
-      detail: `City id - ${city} cannot be deleted: Thana records refer to it.`,
+      detail: `District '${name}' cannot be deleted: 3 Police Stations refer to it.`,
     })
     const del = await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete/${city}` })
     expect(del.status).toBe(409)
-    expect(del.body).toEqual({ detail: `City id - ${city} cannot be deleted: Thana records refer to it.` })
+    expect(del.body).toEqual({ detail: `District '${name}' cannot be deleted: 3 Police Stations refer to it.` })
     const tr = await impact(t.current, registry.city, [city], { 'accept-language': 'tr' })
-    expect(tr.body.detail).toBe(`${city} numaralı İlçe silinemez: Karakollar kayıtları ona bağlı.`)
+    expect(tr.body.detail).toBe(`İlçe '${name}' silinemez: Karakollar kayıtlarından 3 tanesi ona bağlı.`)
     const delTr = await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete/${city}`, headers: { 'accept-language': 'ar' } })
-    expect(delTr.body).toEqual({ detail: `لا يمكن حذف منطقة رقم ${city}: توجد سجلات من مراكز الشرطة تشير إليه.` })
+    expect(delTr.body).toEqual({ detail: `لا يمكن حذف منطقة '${name}': يشير إليه 3 من مراكز الشرطة.` })
   })
 
   it('clears the links the registry chose to clear (a branch’s district), and says so first', async () => {
@@ -99,7 +99,7 @@ describeEachDatabase('deleting referenced records', (t) => {
     const [rent, vendor] = [await ledgerUnder(t.current.db, `Impact Rent ${t.current.kind}`, 'Indirect Expenses'), await ledgerUnder(t.current.db, `Impact Vendor ${t.current.kind}`, 'Sundry Creditors')]
     const posted = await accountant.call({ method: 'POST', url: `${registry.journal.api.base}/create/`, payload: { journal_date: '2026-04-15', items: [{ ledger: rent, debit_amount: '5' }, { ledger: vendor, credit_amount: '5' }] } })
     expect(posted.status, posted.raw).toBe(201)
-    const detail = `User id - ${accountant.id} cannot be deleted: AccountLog records refer to it.`
+    const detail = `User 'poster-${t.current.kind}@example.com' cannot be deleted: 2 General Ledger refer to it.`
     const res = await impact(t.current, registry.user, [accountant.id])
     expect(res.body).toEqual({
       ids: [accountant.id],
@@ -137,12 +137,12 @@ describeEachDatabase('deleting referenced records', (t) => {
     expect((await impact(t.current, registry.role, [role.id as number])).body).toMatchObject({ can_delete: false, references: [{ entity: 'user', field: 'role', count: 1, effect: 'refuse' }] })
     const del = await t.current.call({ method: 'DELETE', url: `${registry.role.api.base}/delete/${role.id}` })
     expect(del.status).toBe(409)
-    expect(del.body.detail).toBe(`Role id - ${role.id} cannot be deleted: User records refer to it.`)
+    expect(del.body.detail).toBe(`Role '${role.name}' cannot be deleted: one of the Users refers to it.`)
 
     const { row: employee } = await createSample(t.current, registry.employee)
     const res = await t.current.call({ method: 'DELETE', url: `${registry.department.api.base}/delete/${employee.department}` })
     expect(res.status).toBe(409)
-    expect(res.body.detail).toBe(`Department id - ${employee.department} cannot be deleted: Employee records refer to it.`)
+    expect(res.body.detail).toMatch(/^Department '.+' cannot be deleted: one of the Employees refers to it\.$/)
   })
 
   it('counts many-to-many links and document lines, which a delete removes', async () => {
@@ -187,10 +187,10 @@ describeEachDatabase('deleting referenced records', (t) => {
       ids: [a.city, b.city],
       can_delete: false,
       references: [{ entity: 'thana', field: 'city', count: 1, effect: 'refuse' }],
-      detail: `City ids - [${a.city}, ${b.city}] cannot be deleted: Thana records refer to them.`,
+      detail: `District #${a.city}, #${b.city} cannot be deleted: one of the Police Stations refers to them.`,
     })
     const many = await t.current.call({ method: 'DELETE', url: `${registry.city.api.base}/delete_multiple/`, payload: { ids: [a.city, b.city] } })
-    expect(many).toMatchObject({ status: 409, body: { detail: `City ids - [${a.city}, ${b.city}] cannot be deleted: Thana records refer to them.` } })
+    expect(many).toMatchObject({ status: 409, body: { detail: `District #${a.city}, #${b.city} cannot be deleted: one of the Police Stations refers to them.` } })
     expect((await impact(t.current, registry.city, [999_999_999])).status).toBe(404)
     expect((await impact(t.current, registry.city, [a.city, 999_999_999])).status).toBe(404)
     for (const query of ['', '?ids=', '?ids=x', '?ids=0', '?ids=1,,a']) {

@@ -343,7 +343,7 @@ describeEachDatabase('general ledger', (t, kind) => {
     await post(journal('JO-POWER', '2026-03-24', l.power, l.vendor, '1.00'))
     const refused = await t.current.call({ method: 'DELETE', url: `${registry.ledger_account.api.base}/delete/${l.power}` })
     expect(refused.status, refused.raw).toBe(409)
-    expect(refused.body.detail).toBe(`LedgerAccount id - ${l.power} cannot be deleted: AccountLog records refer to it.`)
+    expect(refused.body.detail).toMatch(/^Ledger Account '.+' cannot be deleted: \d+ General Ledger refer to it\.$|^Ledger Account '.+' cannot be deleted: one of the General Ledger refers to it\.$/)
     const inTurkish = await t.current.call({ method: 'DELETE', url: `${registry.ledger_account.api.base}/delete/${l.power}`, headers: { 'accept-language': 'tr' } })
     expect(inTurkish.body.detail).toContain('Büyük Defter')
     expect((await sql<{ id: number }>`select id from ledger_account where id = ${l.power}`.execute(db)).rows).toHaveLength(1)

@@ -167,7 +167,7 @@ describeEachDatabase(
       const part = await createSample(t.current, gadgetPart, {}, withGadget)
       const res = await t.current.call({ method: 'DELETE', url: `/gadget/api/v1/gadget/delete/${part.row.gadget}` })
       expect(res.status).toBe(409)
-      expect(res.body).toEqual({ detail: `Gadget id - ${part.row.gadget} cannot be deleted: GadgetPart records refer to it.` })
+      expect(res.body).toEqual({ detail: expect.stringMatching(/^Gadget '.+' cannot be deleted: one of the Gadget parts refers to it\.$/) })
     })
   },
   { entities: withGadget },

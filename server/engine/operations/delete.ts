@@ -32,20 +32,27 @@ function referencedBy(registry: Registry, e: unknown): { model: string; labelKey
   return other ? { model: modelName(other), labelKey: shown!.labelKey } : { model: table ?? 'another record' }
 }
 
+/** What refuses a delete: the kind of record referring (its model for the contract, its label key for the screens), how many, and the record's name. */
+type Referrer = { model: string; labelKey?: string; count?: number; name?: string }
+
 /**
  * The contract's words for a delete (api-contract §2.1), as messages: English exactly as the
  * contract writes them (`<Model> id - 5 is deleted successfully`), other languages with the
  * screens' name of the entity. `target`: one record (`delete/{id}`), or a selection
  * (`delete_multiple/`, which speaks of `ids - [...]` even for one).
  */
-export const deleteMessage = (entity: Entity<string, Fields>, target: number | readonly number[], what: 'deleted' | 'refused' | 'missing', other?: { model: string; labelKey?: string }): Message => {
+export const deleteMessage = (entity: Entity<string, Fields>, target: number | readonly number[], what: 'deleted' | 'refused' | 'missing', other?: Referrer): Message => {
   const isMany = typeof target !== 'number'
   const params: Record<string, string | number> = { model: modelName(entity), entity: entity.labelKey, label: `${entity.labelKey}.other` }
   if (isMany) params.ids = target.join(', ')
   else params.id = target
-  if (other) Object.assign(params, { other: other.model, label: other.labelKey ? `${other.labelKey}.other` : other.model })
+  // A refusal names the record as the screens do ('Gazipur', else #5) and how many refer to it.
+  params.name = other?.name === undefined ? `#${isMany ? target.join(', #') : target}` : `'${other.name}'`
+  if (other) Object.assign(params, { other: other.model, label: other.labelKey ? `${other.labelKey}.other` : other.model }, other.count === undefined ? {} : { count: other.count })
   const many = isMany ? '_many' : ''
-  return { key: `detail.${what === 'deleted' ? 'delete_done' : what === 'refused' ? 'delete_refused' : 'delete_missing'}${many}`, params }
+  // Not `delete_refused_many`: with a count, i18next reads `_many` as a plural form (Arabic has one).
+  if (what === 'refused') return { key: isMany ? 'detail.delete_refused_several' : 'detail.delete_refused', params }
+  return { key: `detail.${what === 'deleted' ? 'delete_done' : 'delete_missing'}${many}`, params }
 }
 
 /**
@@ -96,14 +103,28 @@ async function clearReference(trx: Trx, ctx: EngineCtx, ref: Reference, rowId: n
   for (const id of ids) await writeAudit(trx, { actor: ctx.actor, entity: ref.referring.name, entityId: id, action: 'update', changes: { [ref.column]: [rowId, null] } })
 }
 
-/** A delete's transaction: a reference that still holds the rows refuses it in the contract's words. */
-function deleting<T>(ctx: EngineCtx, target: number | number[], work: (trx: Trx) => Promise<T>): Promise<T> {
-  return inTransaction(ctx, work, {
-    mapError: (e) => {
-      const other = referencedBy(ctx.registry, e)
-      return other ? new ConflictError(deleteMessage(ctx.entity, target, 'refused', other)) : undefined
-    },
-  })
+/**
+ * A delete's transaction: a reference that still holds the rows refuses it, saying which kind
+ * of record refers to them and — counted once the transaction has failed, unless it is part
+ * of a larger one — how many, and the record's name.
+ */
+async function deleting<T>(ctx: EngineCtx, target: number | number[], work: (trx: Trx) => Promise<T>): Promise<T> {
+  let referrer: Referrer | undefined
+  try {
+    return await inTransaction(ctx, work, {
+      mapError: (e) => {
+        referrer = referencedBy(ctx.registry, e)
+        return referrer ? new ConflictError(deleteMessage(ctx.entity, target, 'refused', referrer)) : undefined
+      },
+    })
+  } catch (e) {
+    if (!referrer || ctx.db.isTransaction) throw e
+    const ids = typeof target === 'number' ? [target] : target
+    const refusing = (await impactOf(ctx.db, ctx.registry, ctx.entity, ids)).find((i) => i.effect === 'refuse')
+    const named = typeof target === 'number' ? await sql<Row>`select * from ${source(ctx.entity)} t where id = ${target}`.execute(ctx.db) : undefined
+    const label = named?.rows[0]?.[ctx.entity.labelField]
+    throw new ConflictError(deleteMessage(ctx.entity, target, 'refused', { ...referrer, count: refusing?.count, name: typeof label === 'string' && label !== '' ? label : undefined }))
+  }
 }
 
 /** Deletes one row; answers the contract's message (rendered in the request's language by the route). */
@@ -160,7 +181,12 @@ export async function deleteImpact(ctx: EngineCtx, target: number | number[]): P
     : builtIn
       ? builtInRefusal(ctx.entity, builtIn)
       : other
-        ? deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', { model: modelName(other), labelKey: other.labelKey })
+        ? deleteMessage(ctx.entity, typeof target === 'number' ? target : unique, 'refused', {
+            model: modelName(other),
+            labelKey: other.labelKey,
+            count: refusing!.count,
+            name: typeof target === 'number' && typeof found.rows[0]?.[ctx.entity.labelField] === 'string' ? (found.rows[0]![ctx.entity.labelField] as string) || undefined : undefined,
+          })
         : undefined
   return { ids: unique, can_delete: refusing === undefined && builtIn === undefined, references, ...(detail ? { detail } : {}) }
 }

@@ -29,7 +29,8 @@ describe('the server’s words', () => {
   })
 
   it('has every detail message in every language', () => {
-    const keys = (lang: keyof typeof catalogues) => Object.keys((catalogues[lang] as Record<string, Record<string, string>>).detail ?? {}).sort()
+    // Plural forms aside: Arabic has six, English and Turkish two.
+    const keys = (lang: keyof typeof catalogues) => [...new Set(Object.keys((catalogues[lang] as Record<string, Record<string, string>>).detail ?? {}).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort()
     expect(keys('en').length).toBeGreaterThan(30)
     expect(keys('tr')).toEqual(keys('en'))
     expect(keys('ar')).toEqual(keys('en'))
