@@ -62,7 +62,8 @@ const CSV_BATCH = 2_000
 
 async function* csvLines(db: Db, report: Report, query: RawBuilder<unknown>, header: string): AsyncGenerator<string> {
   yield `\ufeff${header}\r\n`
-  const isText = report.columnNames.map((c) => !['integer', 'decimal'].includes(report.columns[c]!.kind))
+  // Numbers, dates and flags are written as they are; everything else is text, quoted and made inert.
+  const isText = report.columnNames.map((c) => !['integer', 'decimal', 'date', 'datetime', 'boolean'].includes(report.columns[c]!.kind))
   // A cursor reads every row without holding them all; its transaction keeps them consistent.
   const trx: ControlledTransaction<Database> = await db.startTransaction().execute()
   try {
