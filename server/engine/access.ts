@@ -21,6 +21,8 @@ export type EngineCtx = {
   actor: Actor | null
   access: Access
   hooks?: HookRegistry
+  /** The files the request's multipart body stored: what a write may put in a file field besides the record's own (uploads.ts). */
+  uploads?: ReadonlySet<string>
 }
 
 /** Whether the row is the caller's own user row and the entity lets a user do `action` on it. */

@@ -9,7 +9,7 @@ import { findRow, type Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf, viewFilters } from './request'
 import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { messageFor } from '../i18n'
-import { keepOwnFiles, readBody } from './uploads'
+import { readBody, uploadsOf } from './uploads'
 import { hasNulCharacter } from './validate'
 import { reorderGallery } from './gallery'
 import { createDocument, deleteDocument, deleteDocuments, readDocument, updateDocument } from './operations/documents'
@@ -51,7 +51,7 @@ export function actionConfig(entity: Entity<string, Fields>, action: Action, has
 
 /** An engine context for a request: the caller is the actor, and the engine checks their access. */
 export function requestContext(deps: EngineDeps, entity: Entity<string, Fields>, request: FastifyRequest): Ctx {
-  return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, access: 'check', hooks: deps.hooks }
+  return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, access: 'check', hooks: deps.hooks, uploads: uploadsOf(request) }
 }
 
 /** The most records one request may name (`delete_multiple/`, `delete_impact/?ids=`). */
@@ -117,9 +117,9 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
 
   const update = async (req: FastifyRequest<{ Params: IdParams }>) => {
     const rowId = rowIdOf(entity, req.params.id)
+    // A file field sent back as its current URL (a string) keeps the stored file (api-contract §2.5);
+    // any other path is refused by the write (refuseForeignFiles).
     const body = await readBody(req, entity, deps.mediaDir)
-    // A file field sent back as its current URL (a string) keeps the stored file (api-contract §2.5).
-    if (req.isMultipart()) keepOwnFiles(entity, body.values)
     try {
       await keepCountryCodes(rowId, body.values)
       return await updateRow(requestContext(deps, entity, req), rowId, body.values)
@@ -132,7 +132,6 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   /** A document kept one row per line, changed by the id of any of its rows. */
   const updateDocumentRoute = async (req: FastifyRequest<{ Params: IdParams }>) => {
     const body = await readBody(req, entity, deps.mediaDir)
-    if (req.isMultipart()) keepOwnFiles(entity, body.values)
     try {
       return await updateDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), body.values)
     } catch (e) {

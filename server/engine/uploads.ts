@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, unlink, writeFile } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
+import { join, posix, relative, resolve, sep } from 'node:path'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { MultipartFile } from '@fastify/multipart'
 import { sql } from 'kysely'
 import { f, MAX_LINES, storageOf, thumbnailOf, type AnyField, type Entity, type Fields, type Message } from '../../schema/kit'
-import type { Db, Executor } from '../db/types'
+import type { Db, Executor, Row } from '../db/types'
 import { BusinessError, HttpError, ValidationError } from './errors'
 import type { EntityHooks } from './hooks'
 import { refuseNulInBody } from './input-guard'
@@ -61,6 +61,9 @@ export function setUploadQuota(mediaDir: string, bytes: number): void {
 }
 
 const isFileField = (entity: Entity<string, Fields>, name: string) => entity.fields[name]?.kind === 'file'
+
+/** The stored file columns of an entity: its file fields (a line entity's too, through its own hooks). */
+const fileFieldsOf = (entity: Entity<string, Fields>): string[] => entity.fieldNames.filter((n) => isFileField(entity, n) && entity.fields[n]!.sql !== undefined)
 
 /** An image field (`f.image`, or a file field that accepts images only): it takes a raster image or nothing. */
 const isImageField = (field: AnyField) => field.widget === 'image' || (field.accept !== undefined && field.accept.length > 0 && field.accept.every((t) => t.startsWith('image/')))
@@ -198,15 +201,30 @@ function malformed(e: unknown): unknown {
 
 /**
  * Whether `value` is a file this entity's uploads stored (`readBody` names each
- * `/media/<entity>/<uuid>.<ext>`): what a client may send back for a file field to keep it —
+ * `/media/<entity>/<uuid>.<ext>`): what a route that receives a file checks it got one —
  * not another entity's file, nor a path it made up.
  */
 export const isUploadOf = (entity: Pick<Entity<string, Fields>, 'name'>, value: unknown): value is string =>
   typeof value === 'string' && new RegExp(`^/media/${entity.name}/[0-9a-f-]{36}\\.[a-z0-9]{1,10}$`).test(value)
 
-/** A multipart body's file fields hold this request's uploads or what the record stored: another path sent for one is dropped (the stored file stays). */
-export function keepOwnFiles(entity: Entity<string, Fields>, values: Values): void {
-  for (const name of entity.fieldNames) if (entity.fields[name]!.kind === 'file' && name in values && !isUploadOf(entity, values[name])) delete values[name]
+/** The files a request's multipart body stored (`readBody`): what its write may put in a file field. */
+const requestUploads = new WeakMap<FastifyRequest, Set<string>>()
+export const uploadsOf = (request: FastifyRequest): ReadonlySet<string> => requestUploads.get(request) ?? new Set()
+
+/**
+ * A file field holds a file uploaded by the request that writes it, or keeps the value the
+ * record holds (`before`; null on create), or is cleared: any other value — another record's
+ * file, a path made up (`/media/product/../user/<file>`) — is refused, naming the field, on
+ * every write path (the engine's create and update, a document's, JSON or multipart). Taken,
+ * such a value would be released when the record lets go of it, and the sweeper would remove
+ * a file that was never the record's.
+ */
+export function refuseForeignFiles(entity: Entity<string, Fields>, values: Values, before: Row | null, uploads: ReadonlySet<string> = new Set()): void {
+  const foreign = fileFieldsOf(entity).filter((name) => {
+    const value = values[name]
+    return value !== undefined && value !== null && value !== '' && !uploads.has(value as string) && value !== before?.[name]
+  })
+  if (foreign.length > 0) throw fileExpected(entity, foreign)
 }
 
 export async function readBody(request: FastifyRequest, entity: Entity<string, Fields>, mediaDir: string): Promise<Body> {
@@ -225,6 +243,8 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
   const values: Values = {}
   const saved: string[] = []
   const recorded: string[] = []
+  const uploads = new Set<string>()
+  requestUploads.set(request, uploads)
   const cleanup = async () => {
     await Promise.all(saved.map((p) => unlink(p).catch(() => {})))
     if (store && recorded.length > 0) await sql`delete from ${sql.id(MEDIA_FILE_TABLE)} where path = any(${recorded})`.execute(store.db).catch(() => {})
@@ -268,6 +288,7 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
         saved.push(thumbnail)
         await writeFile(thumbnail, accepted.thumbnail)
       }
+      uploads.add(url)
       setPath(values, path, url)
     }
     // What the API's guard refuses in a JSON body (input-guard.ts), refused as the parts are read.
@@ -281,18 +302,34 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
 
 // ---------------------------------------------------------------- files a record no longer holds
 
-/** The stored file columns of an entity: its file fields (a line entity's too, through its own hooks). */
-const fileFieldsOf = (entity: Entity<string, Fields>): string[] => entity.fieldNames.filter((n) => isFileField(entity, n) && entity.fields[n]!.sql !== undefined)
+/**
+ * A stored file's URL as `readBody` makes it, `/media/<folder>/<name>`: one folder, one file
+ * name, nothing a normalisation would change (no `..`, `.`, `//`, backslash or NUL) — else
+ * undefined. Only such a URL is ever released or removed from the disk.
+ */
+export function storedFileOf(url: unknown): { folder: string; name: string } | undefined {
+  if (typeof url !== 'string') return undefined
+  const m = /^\/media\/([^/\\\0]+)\/([^/\\\0]+)$/.exec(url)
+  if (!m || posix.normalize(url) !== url || [m[1], m[2]].some((segment) => segment === '.' || segment === '..')) return undefined
+  return { folder: m[1]!, name: m[2]! }
+}
 
-const isStoredUpload = (v: unknown): v is string => typeof v === 'string' && v.startsWith('/media/')
+/**
+ * The folders whose files a file field's column may hold: those of the entities that share
+ * the column (a user's photo is an upload of the user or of an employee, who is a user).
+ */
+function foldersOf(registry: Registry, entity: Entity<string, Fields>, field: string): ReadonlySet<string> {
+  const table = storageOf(entity, field).name
+  return new Set([entity, ...registry].filter((e) => isFileField(e, field) && storageOf(e, field).name === table).map((e) => e.name))
+}
 
 /**
  * Marks files as no longer needed by the write in progress (the media hooks, for a replaced
  * or deleted record's files): once the transaction commits the sweeper removes those that no
  * record holds — one a record still holds, or took again, stays.
  */
-async function releaseFiles(trx: Executor, paths: readonly unknown[]): Promise<void> {
-  const released = [...new Set(paths.filter(isStoredUpload))]
+async function releaseFiles(trx: Executor, paths: readonly string[]): Promise<void> {
+  const released = [...new Set(paths)]
   if (released.length === 0) return
   await sql`
     insert into ${sql.id(MEDIA_FILE_TABLE)} (path, released_at) select unnest(${released}::text[]), now()
@@ -311,8 +348,10 @@ export function mediaHooks(registry: Registry): Record<string, EntityHooks> {
   const hooks: EntityHooks = {
     async afterWrite({ trx, entity, before, after }) {
       if (!before) return
+      // Only a file of the field's own folders: a value planted some other way (a path that
+      // climbs out, another field's folder) is let go of without anything being released.
       const released = fileFieldsOf(entity)
-        .filter((n) => isStoredUpload(before[n]) && before[n] !== after?.[n])
+        .filter((n) => before[n] !== after?.[n] && foldersOf(registry, entity, n).has(storedFileOf(before[n])?.folder ?? ''))
         .map((n) => before[n] as string)
       await releaseFiles(trx, released)
     },
@@ -321,12 +360,17 @@ export function mediaHooks(registry: Registry): Record<string, EntityHooks> {
   return Object.fromEntries(registry.filter((e) => e.ownFieldNames.some((n) => isFileField(e, n))).map((e) => [e.name, hooks]))
 }
 
-/** The file's place on disk, when the URL is one of this media directory's (never outside it). */
-function diskPathOf(mediaDir: string, url: string): string | undefined {
+/**
+ * The file's place on disk: only for a URL exactly `/media/<folder>/<name>` (`storedFileOf`)
+ * whose folder is one a file field stores into (`folders`), and that lands right there under
+ * the media root — never `..`, another folder, or an absolute path.
+ */
+function diskPathOf(mediaDir: string, url: string, folders: ReadonlySet<string>): string | undefined {
+  const stored = storedFileOf(url)
+  if (!stored || !folders.has(stored.folder)) return undefined
   const root = resolve(mediaDir)
-  const file = resolve(root, url.slice('/media/'.length))
-  const rel = relative(root, file)
-  return rel === '' || rel.startsWith('..') || resolve(root, rel) !== file ? undefined : file
+  const file = resolve(root, stored.folder, stored.name)
+  return file === join(root, stored.folder, stored.name) && relative(root, file) === `${stored.folder}${sep}${stored.name}` ? file : undefined
 }
 
 /**
@@ -341,6 +385,8 @@ export async function sweepReleasedMedia(mediaDir: string): Promise<number> {
   if (released.rows.length === 0) return 0
   const paths = released.rows.map((r) => r.path)
   const holders = store.registry.flatMap((e) => fileFieldsOf(e).filter((n) => storageOf(e, n) === e).map((n) => ({ table: e.name, column: n })))
+  // The folders uploads are stored in: those of the entities with a file field.
+  const folders = new Set(store.registry.filter((e) => fileFieldsOf(e).length > 0).map((e) => e.name))
   const held = new Set<string>()
   for (const { table, column } of holders) {
     const r = await sql<{ path: string }>`select distinct ${sql.id(column)} as path from ${sql.id(table)} where ${sql.id(column)} = any(${paths})`.execute(store.db)
@@ -358,10 +404,10 @@ export async function sweepReleasedMedia(mediaDir: string): Promise<number> {
       },
     )
   for (const url of gone) {
-    const file = diskPathOf(store.mediaDir, url)
+    const file = diskPathOf(store.mediaDir, url, folders)
     if (file && (await unlinkIfThere(file))) removed++
     // An image's thumbnail goes with it (a file without one has none to remove).
-    const thumbnail = diskPathOf(store.mediaDir, thumbnailOf(url))
+    const thumbnail = diskPathOf(store.mediaDir, thumbnailOf(url), folders)
     if (thumbnail && thumbnail !== file) await unlinkIfThere(thumbnail)
   }
   if (gone.length > 0) await sql`delete from ${sql.id(MEDIA_FILE_TABLE)} where path = any(${gone}) and released_at is not null`.execute(store.db)

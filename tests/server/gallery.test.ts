@@ -4,6 +4,7 @@ import { registry } from '../../schema'
 import { checkRegistry } from '../../schema/check'
 import { defineEntity, f } from '../../schema/kit'
 import { describeEachDatabase, type TestApp } from './helpers/app'
+import { requestOf } from './helpers/samples'
 
 /**
  * Galleries (EntityConfig.gallery): `reorder/` puts every picture of one owner in the given
@@ -15,7 +16,8 @@ const PRODUCT = registry.product.api.base
 const IMAGE = registry.productimage.api.base
 
 async function create(t: TestApp, base: string, payload: Record<string, unknown>): Promise<Record<string, any>> {
-  const res = await t.call({ method: 'POST', url: `${base}/create/`, payload })
+  // A picture is uploaded with the record that holds it (a file field takes nothing else).
+  const res = await t.call({ method: 'POST', url: `${base}/create/`, ...(base === IMAGE ? requestOf(registry.productimage, payload) : { payload }) })
   expect(res.status, res.raw).toBe(201)
   return res.body
 }

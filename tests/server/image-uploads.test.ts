@@ -220,13 +220,15 @@ describeEachDatabase(
       expect(onDisk(t.current, thumbnailOf(original))).toBe(false)
       expect(onDisk(t.current, replaced.body.picture)).toBe(true)
       expect(onDisk(t.current, thumbnailOf(replaced.body.picture))).toBe(true)
-      // Sent back as a path, only its own stored upload keeps it; a path that climbs out of its folder changes nothing.
-      for (const path of [replaced.body.picture as string, '/media/exhibit/../user/secret.png']) {
-        const kept = multipart({ name: 'Exhibit', picture: path }, [])
-        const again = await t.current.call({ method: 'PUT', url: `${EXHIBITS}/update/${first.body.id}`, payload: kept.payload, headers: kept.headers })
-        expect(again.status, again.raw).toBe(200)
-        expect(again.body.picture).toBe(replaced.body.picture)
-      }
+      // Sent back as a path, only its own stored upload keeps it; a path that climbs out of its folder is refused.
+      const kept = multipart({ name: 'Exhibit', picture: replaced.body.picture as string }, [])
+      const again = await t.current.call({ method: 'PUT', url: `${EXHIBITS}/update/${first.body.id}`, payload: kept.payload, headers: kept.headers })
+      expect(again.status, again.raw).toBe(200)
+      expect(again.body.picture).toBe(replaced.body.picture)
+      const climbing = multipart({ name: 'Exhibit', picture: '/media/exhibit/../user/secret.png' }, [])
+      const climbed = await t.current.call({ method: 'PUT', url: `${EXHIBITS}/update/${first.body.id}`, payload: climbing.payload, headers: climbing.headers })
+      expect(climbed.status, climbed.raw).toBe(400)
+      expect(Object.keys(climbed.body)).toEqual(['picture'])
 
       expect((await t.current.call({ method: 'DELETE', url: `${EXHIBITS}/delete/${first.body.id}` })).status).toBe(200)
       await sweepReleasedMedia(t.current.mediaDir)

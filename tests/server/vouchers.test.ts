@@ -288,19 +288,24 @@ describeEachDatabase('vouchers', (t) => {
     const byInvoice = await t.current.call({ method: 'GET', url: `${baseOf('payment_voucher')}/payment_voucher_by_invoice_no/${invoice}` })
     expect(byInvoice.body.file).toMatch(/^\/media\/payment_voucher\/.+\.pdf$/)
 
-    // A path the client names is not taken for a file.
+    // A path the client names is not taken for a file: the write is refused, naming the field.
     const forged = await t.current.call({
       method: 'POST',
       url: `${baseOf('payment_voucher')}/create/`,
       payload: { payment_date: '2026-06-03', file: '/media/user/secret.pdf', items: [{ ledger: l.rent, debit_amount: '1' }, { ledger: l.cash, credit_amount: '1' }] },
     })
-    expect(forged.status).toBe(201)
-    expect(forged.body.payment_vouchers[0].file).toBeNull()
+    expect(forged.status).toBe(400)
+    expect(forged.body).toEqual({ file: ['File must be an uploaded file, not a path.'] })
 
-    // An update by a line's id (multipart, as the form sends it) keeps the stored file and number,
-    // a path of this kind's folder that climbs out of it included.
+    // An update by a line's id (multipart, as the form sends it) keeps the stored file and number
+    // when it sends the file back as it is; a path of this kind's folder that climbs out of it is refused.
     const lineId = r.body.payment_vouchers[0].id as number
-    const update = multipart({ file: '/media/payment_voucher/../user/secret.pdf', 'items[0][ledger]': String(l.power), 'items[0][debit_amount]': '25', 'items[1][ledger]': String(l.cash), 'items[1][credit_amount]': '25' })
+    const lines = { 'items[0][ledger]': String(l.power), 'items[0][debit_amount]': '25', 'items[1][ledger]': String(l.cash), 'items[1][credit_amount]': '25' }
+    const climbing = multipart({ file: '/media/payment_voucher/../user/secret.pdf', ...lines })
+    const refused = await t.current.call({ method: 'PATCH', url: `${baseOf('payment_voucher')}/update/${lineId}`, payload: climbing.payload, headers: climbing.headers })
+    expect(refused.status, refused.raw).toBe(400)
+    expect(refused.body).toEqual({ file: ['File must be an uploaded file, not a path.'] })
+    const update = multipart({ file: byInvoice.body.file as string, ...lines })
     const updated = await t.current.call({ method: 'PATCH', url: `${baseOf('payment_voucher')}/update/${lineId}`, payload: update.payload, headers: update.headers })
     expect(updated.status, updated.raw).toBe(200)
     expect(updated.body.data.payment_vouchers.map((x: { invoice_no: string; file: string; payment_date: string }) => [x.invoice_no, x.file, x.payment_date])).toEqual([

@@ -10,7 +10,7 @@ import { createDocument, deleteDocument, deleteDocuments, findDocument, updateDo
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, idsOfBody, requestContext } from '../../engine/routes'
 import { inTransaction } from '../../engine/service'
-import { keepOwnFiles, readBody } from '../../engine/uploads'
+import { readBody } from '../../engine/uploads'
 import { modelName } from '../../engine/validate'
 import { messageFor } from '../../i18n'
 import { standingEntries } from './posting'
@@ -29,14 +29,13 @@ const say = (request: FastifyRequest, message: Message) => messageFor(request.he
 
 /**
  * The body as the engine's document takes it, with the contract's looseness kept: a
- * datetime for the voucher's date is read as its day (the original added the time itself);
- * a file is the upload of this request or none (the stored one stays on an update).
+ * datetime for the voucher's date is read as its day (the original added the time itself).
+ * The file is the engine's to judge: an upload of this request, the voucher's own, or none.
  */
-function documentBody(spec: VoucherSpec, entity: Entity<string, Fields>, values: Values): Values {
+function documentBody(spec: VoucherSpec, values: Values): Values {
   const body = { ...values }
   const date = body[spec.dateField]
   if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(date)) body[spec.dateField] = date.slice(0, 10)
-  keepOwnFiles(entity, body)
   return body
 }
 
@@ -92,7 +91,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
     const body = await readBody(request, entity, deps.mediaDir)
     try {
       const answer = await inTransaction({ db: deps.db, entity }, async (trx) => {
-        const voucher = await createDocument({ ...requestContext(engine, entity, request), db: trx }, documentBody(spec, entity, body.values))
+        const voucher = await createDocument({ ...requestContext(engine, entity, request), db: trx }, documentBody(spec, body.values))
         return written(trx, spec, String(voucher.invoice_no))
       })
       return reply.code(201).send({ [entity.listKey]: answer.rows, account_logs: answer.logs })
@@ -119,7 +118,7 @@ function registerKind(app: FastifyInstance, deps: ModuleDeps, spec: VoucherSpec,
           // A parallel update that replaces its lines meanwhile is then a 409 about this voucher, not a 404 about the line read.
           found = { key: invoice }
         }
-        const voucher = await updateDocument(ctx, rowId, documentBody(spec, entity, body.values), found)
+        const voucher = await updateDocument(ctx, rowId, documentBody(spec, body.values), found)
         return { invoiceNo: String(voucher.invoice_no), ...(await written(trx, spec, String(voucher.invoice_no))) }
       })
       return {

@@ -10,6 +10,7 @@ import { insertLines } from './lines'
 import { answer, read } from './read'
 import { checkReferences } from './references'
 import { auditChanges, columnsOf, tablesOf, writeLinks } from './rows'
+import { refuseForeignFiles } from '../uploads'
 import { inTransaction } from './transaction'
 import { fromClient, judge } from './values'
 
@@ -33,6 +34,7 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     await checkWithin(trx, ctx.registry, entity, values)
     // A workflow starts at its initial state unless code acting as the system says otherwise.
     if (entity.workflow && (values[entity.workflow.field] === undefined || values[entity.workflow.field] === null)) values[entity.workflow.field] = entity.workflow.initial
+    refuseForeignFiles(entity, values, null, ctx.uploads)
     await runBefore(ctx, trx, 'create', null, values)
     const [root, own] = tablesOf(entity)
     const audit = { created_by: actor?.id ?? null, updated_by: actor?.id ?? null }

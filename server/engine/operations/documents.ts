@@ -13,6 +13,7 @@ import { deleteChildRow, insertChildRow, mergeLines, updateChildRow } from './li
 import { isInScope, notFound, read } from './read'
 import { checkReferences } from './references'
 import type { LineRow } from './rows'
+import { refuseForeignFiles } from '../uploads'
 import { inTransaction } from './transaction'
 import { refuseOwned } from './owned'
 import { asInput, checkNotStale, fromClient, judge } from './values'
@@ -165,6 +166,7 @@ export async function createDocument(ctx: EngineCtx, body: Values): Promise<Row>
     const doc = await judge(ctx, trx, shape, input, 'create')
     await numberRecord(trx, ctx.entity, doc)
     await checkReferences(trx, ctx.registry, shape, doc)
+    refuseForeignFiles(shape, doc, null, ctx.uploads)
     const rows = asSystem(ctx, ctx.entity, trx)
     const header = headerOf(ctx.entity, doc)
     for (const line of (doc[spec.lines] as Values[] | null) ?? []) await insertChildRow(rows, rowValues(header, line))
@@ -205,6 +207,7 @@ export async function updateDocument(ctx: EngineCtx, rowId: number, body: Values
     // Moved to another day: the document takes that day's next number (numbering.ts).
     await renumberIfMoved(trx, ctx.entity, before, doc)
     await checkReferences(trx, ctx.registry, shape, doc)
+    refuseForeignFiles(shape, doc, before, ctx.uploads)
     const rows = asSystem(ctx, ctx.entity, trx)
     const header = headerOf(ctx.entity, doc)
     const lines = (doc[spec.lines] as Values[] | null) ?? []

@@ -10,6 +10,7 @@ import { mergeLines, syncLines } from './lines'
 import { answer, lockRow, read } from './read'
 import { checkReferences } from './references'
 import { auditChanges, columnsOf, tablesOf, writeLinks, type LineRow } from './rows'
+import { refuseForeignFiles } from '../uploads'
 import { inTransaction } from './transaction'
 import { refuseLocked } from './workflow'
 import { refuseOwned } from './owned'
@@ -49,6 +50,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
     if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {
       throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
     }
+    refuseForeignFiles(entity, values, before, ctx.uploads)
     await runBefore(ctx, trx, 'update', before, values)
     const [root, own] = tablesOf(entity)
     await trx

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { hashPassword } from '../../../server/auth/passwords'
 import { modelName, validateRecord } from '../../../server/engine/validate'
 import { ADMIN, type TestApp } from './app'
-import { countListed as countRows, createReferences, createRow, createSample, readableFields, sampleInput, type AnyEntity } from './samples'
+import { countListed as countRows, createReferences, createRow, createSample, readableFields, requestOf, sampleInput, type AnyEntity } from './samples'
 
 /**
  * The contract's generic endpoints (api-contract §2.1–2.2) for one entity, as a suite
@@ -10,10 +10,11 @@ import { countListed as countRows, createReferences, createRow, createSample, re
  */
 const UNKNOWN_ID = 999_999_999
 const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Record<string, unknown>
-/** What a response shows of a valid input: the validated values, without the write-only ones. */
+/** What a response shows of a valid input: the validated values, without the write-only ones; a file sent is stored as an upload of its own. */
 const expected = (entity: AnyEntity, input: Record<string, unknown>) => {
   const values = json(validateRecord(entity, input))
   for (const name of entity.fieldNames) if (entity.fields[name]!.isWriteOnly) delete values[name]
+  for (const name of entity.fieldNames) if (entity.fields[name]!.kind === 'file' && values[name] !== null) values[name] = expect.stringMatching(new RegExp(`^/media/${entity.name}/`))
   return values
 }
 const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id)
@@ -84,7 +85,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
     if (has('create')) it('creates a row: 201 with the validated values and the audit columns set by the server', async () => {
       const refIds = await createReferences(t.current, entity, all)
       const input = sampleInput(entity, refIds)
-      const res = await t.current.call({ method: 'POST', url: `${base}/create/`, payload: input })
+      const res = await t.current.call({ method: 'POST', url: `${base}/create/`, ...requestOf(entity, input) })
       expect(res.status, res.raw).toBe(201)
       expect(res.body).toMatchObject(expected(entity, input))
       expect(res.body.id).toEqual(expect.any(Number))
@@ -360,7 +361,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
     if (has('update')) it('updates with PUT: the fields sent change, the others keep their values', async () => {
       const { row, refIds } = await createSample(t.current, entity, {}, all)
       const fresh = sampleInput(entity, refIds)
-      const scalar = readable.find((n) => !['ref', 'refs', 'boolean'].includes(entity.fields[n]!.kind) && !entity.fields[n]!.isReadOnly)!
+      const scalar = readable.find((n) => !['ref', 'refs', 'boolean', 'file'].includes(entity.fields[n]!.kind) && !entity.fields[n]!.isReadOnly)!
       const one = await t.current.call({ method: 'PUT', url: `${base}/update/${row.id}`, payload: { [scalar]: fresh[scalar] } })
       expect(one.status, one.raw).toBe(200)
       // Lines come back with their ids, names and computed values: each holds what was sent.
@@ -370,7 +371,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
       expect(one.body.created_at).toBe(row.created_at)
       expect(one.body.updated_by).toBe(t.current.adminId)
 
-      const whole = await t.current.call({ method: 'PUT', url: `${base}/update/${row.id}/`, payload: fresh })
+      const whole = await t.current.call({ method: 'PUT', url: `${base}/update/${row.id}/`, ...requestOf(entity, fresh) })
       expect(whole.status, whole.raw).toBe(200)
       expect(whole.body).toMatchObject(expected(entity, fresh))
       const read = await t.current.call({ method: 'GET', url: `${base}/${row.id}` })
@@ -416,7 +417,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
         expect(res.status, path).toBe(200)
       }
       if (has('create')) {
-        const created = await t.current.call({ method: 'POST', url: `${base}/create`, payload: { ...input, ...(await uniqueOverrides(t.current, entity, all)) } })
+        const created = await t.current.call({ method: 'POST', url: `${base}/create`, ...requestOf(entity, { ...input, ...(await uniqueOverrides(t.current, entity, all)) }) })
         expect(created.status, created.raw).toBe(201)
         if (has('delete')) {
           const deleted = await t.current.call({ method: 'DELETE', url: `${base}/delete/${created.body.id}/` })

@@ -6,6 +6,8 @@ import { createRow as engineCreate } from '../../../server/engine/service'
 import { catalogues } from '../../../server/i18n'
 import type { Values } from '../../../server/engine/validate'
 import type { TestApp } from './app'
+import { tinyPng } from './images'
+import { multipart } from './multipart'
 
 /**
  * Valid and invalid input generated from an entity's field list, so the table-driven
@@ -63,7 +65,10 @@ export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown
     case 'refs':
       return refIds[field.ref!.target] !== undefined ? [refIds[field.ref!.target]] : []
     case 'file':
-      return `/media/sample/${n}.png`
+      // A file field takes an upload of the request that writes it (or keeps the record's own):
+      // a JSON body carries none, so a sample leaves an optional one out; a required one is
+      // named here for the validators, and `requestOf` uploads a picture in its place.
+      return field.isRequired ? `/media/sample/${n}.png` : null
     case 'json':
       return { n, tags: ['a', 'b'] }
     case 'password':
@@ -139,6 +144,23 @@ export const readableFields = (entity: AnyEntity) => entity.fieldNames.filter((n
 /** Fields a client may send: all but the read-only ones (set by the server). */
 export const writableFields = (entity: AnyEntity) => entity.fieldNames.filter((n) => !entity.fields[n]!.isReadOnly)
 
+/** The file fields of `input` that hold a value: each is sent as an uploaded picture. */
+const filesIn = (entity: AnyEntity, input: Values) => entity.fieldNames.filter((n) => entity.fields[n]!.kind === 'file' && typeof input[n] === 'string' && input[n] !== '')
+
+/** A multipart part's text, as the browser writes it (src/engine/form/form-values.ts). */
+const partText = (value: unknown) => (Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value))
+
+/**
+ * The request that sends `input` to a write route: JSON, or — when a file field holds a value
+ * — multipart with a picture uploaded for it (a file field takes nothing else), as the form does.
+ */
+export function requestOf(entity: AnyEntity, input: Values): { payload: Values | Buffer; headers?: Record<string, string> } {
+  const files = filesIn(entity, input)
+  if (files.length === 0) return { payload: input }
+  const fields = Object.fromEntries(Object.entries(input).filter(([name, value]) => !files.includes(name) && value !== null && value !== undefined).map(([name, value]) => [name, partText(value)]))
+  return multipart(fields, files.map((name) => ({ name, filename: `${name}.png`, type: 'image/png', data: tinyPng() })))
+}
+
 /**
  * POSTs to `create/` and returns the created row (expects 201). An entity whose `create/`
  * a domain module serves with its own shape (role menus) gets its row from the engine.
@@ -149,7 +171,7 @@ export async function createRow(t: TestApp, entity: AnyEntity, input: Values): P
     const row = await engineCreate({ db: t.db, registry, hooks, entity, actor: { id: t.adminId, isAdmin: true, permissions: new Set() }, access: 'system' }, input)
     return JSON.parse(JSON.stringify(row)) as Record<string, unknown>
   }
-  const res = await t.call({ method: 'POST', url: `${entity.api.base}/create/`, payload: input })
+  const res = await t.call({ method: 'POST', url: `${entity.api.base}/create/`, ...requestOf(entity, input) })
   if (res.status !== 201) throw new Error(`create ${entity.name} failed: ${res.status} ${res.raw}`)
   return res.body
 }
