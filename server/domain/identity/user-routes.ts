@@ -9,7 +9,7 @@ import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { updateRow, type Ctx } from '../../engine/service'
-import { isUploadOf, readBody } from '../../engine/uploads'
+import { isUploadOf, readBody, uploadsOf } from '../../engine/uploads'
 import { hasNulCharacter, parseWith } from '../../engine/validate'
 import { userEntities } from './access'
 
@@ -31,7 +31,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
   const user = deps.registry.find((e) => e.name === 'user')!
   const base = user.api.base
   // These routes check their own rule (the user themselves, or USER_UPDATE): the engine writes on their authority.
-  const ctx = (request: FastifyRequest): Ctx => ({ db: deps.db, registry: deps.registry, entity: user, actor: request.principal ?? null, access: 'system', hooks: deps.hooks })
+  const ctx = (request: FastifyRequest): Ctx => ({ db: deps.db, registry: deps.registry, entity: user, actor: request.principal ?? null, access: 'system', hooks: deps.hooks, uploads: uploadsOf(request) })
   const ownOrUpdate = { permission: user.permissions.UPDATE, selfParam: 'id' }
   const passwordSchema = z.object({ password: validatorOf(user.fields.password!) })
   const { tokenOf } = sessionTokens(deps.db, deps.jwtSecret)
