@@ -114,7 +114,7 @@ describeEachDatabase('identity and access', (t) => {
       expect(own.status).toBe(200)
       expect(own.body).toMatchObject({ id: me.id, email: me.email, role: await roleId(t.current, 'USER') })
       expect((await call({ method: 'GET', url: `${USERS}/${other.id}` })).status).toBe(403)
-      const body = { password: 'mine-now', confirm_password: 'mine-now' }
+      const body = { current_password: 'password123', password: 'mine-now', confirm_password: 'mine-now' }
       const changed = await call({ method: 'PATCH', url: `${USERS}/passwordchange/${me.id}`, payload: body })
       expect(changed.status).toBe(200)
       // A new password ends one's other sessions; this one goes on with the fresh token it is given.

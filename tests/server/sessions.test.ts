@@ -60,7 +60,7 @@ describeEachDatabase('sessions', (t) => {
   describe('a password change ends the other sessions', () => {
     it('changing one\'s own password ends one\'s other sessions and gives this one a fresh token', async () => {
       const { id, phone, laptop } = await userWithTwoSessions(t.current)
-      const changed = await t.current.call({ method: 'PATCH', url: `${USERS}/passwordchange/${id}`, headers: bearer(laptop), payload: { password: 'second-password', confirm_password: 'second-password' } })
+      const changed = await t.current.call({ method: 'PATCH', url: `${USERS}/passwordchange/${id}`, headers: bearer(laptop), payload: { current_password: 'first-password', password: 'second-password', confirm_password: 'second-password' } })
       expect(changed.status, changed.raw).toBe(200)
       expect(changed.body).toEqual({ detail: `User Id - ${id}'s password has been changed successfully.`, access_token: expect.any(String) })
       expect((await renew(t.current, phone)).status).toBe(401)

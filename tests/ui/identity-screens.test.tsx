@@ -388,7 +388,7 @@ describe('profile', () => {
     await waitFor(() => expect(within(screen.getByTestId('toolbar')).getByText('ada')).toBeInTheDocument())
   })
 
-  it('changes the password with passwordchange/{id} after confirming it', async () => {
+  it('changes the password with passwordchange/{id} after asking for the current one and confirming the new one', async () => {
     let body: unknown
     server.use(
       http.get(api(`${userBase}/1`), () => HttpResponse.json(me)),
@@ -400,6 +400,16 @@ describe('profile', () => {
     )
     const { user } = await renderApp('/pages/profile')
     const form = await screen.findByRole('form', { name: 'Password' })
+    // Without the current password nothing is sent.
+    await user.type(within(form).getByLabelText(/^New password/), 'newpass1')
+    await user.type(within(form).getByLabelText(/^Confirm Password/), 'newpass1')
+    await user.click(within(form).getByRole('button', { name: 'Change password' }))
+    expect(await within(form).findByText('Current Password is required')).toBeInTheDocument()
+    expect(within(form).getByLabelText(/^Current Password/)).toHaveAttribute('aria-invalid', 'true')
+    expect(body).toBeUndefined()
+    await user.type(within(form).getByLabelText(/^Current Password/), 'oldpass1')
+    await user.clear(within(form).getByLabelText(/^New password/))
+    await user.clear(within(form).getByLabelText(/^Confirm Password/))
     await user.type(within(form).getByLabelText(/^New password/), 'newpass1')
     await user.type(within(form).getByLabelText(/^Confirm Password/), 'newpass2')
     await user.click(within(form).getByRole('button', { name: 'Change password' }))
@@ -408,9 +418,28 @@ describe('profile', () => {
     await user.clear(within(form).getByLabelText(/^Confirm Password/))
     await user.type(within(form).getByLabelText(/^Confirm Password/), 'newpass1')
     await user.click(within(form).getByRole('button', { name: 'Change password' }))
-    await waitFor(() => expect(body).toEqual({ password: 'newpass1', confirm_password: 'newpass1' }))
+    await waitFor(() => expect(body).toEqual({ current_password: 'oldpass1', password: 'newpass1', confirm_password: 'newpass1' }))
     expect(await screen.findByText("User Id - 1's password has been changed successfully.")).toBeInTheDocument()
     expect(within(form).getByLabelText(/^New password/)).toHaveValue('')
+    expect(within(form).getByLabelText(/^Current Password/)).toHaveValue('')
+  })
+
+  it('shows the server’s refusal of a wrong current password on that field', async () => {
+    server.use(
+      http.get(api(`${userBase}/1`), () => HttpResponse.json(me)),
+      http.get(api('/:entity/api/v1/:same/all/'), () => HttpResponse.json(envelope('x', []))),
+      http.patch(api(`${userBase}/passwordchange/1`), () => HttpResponse.json({ current_password: ['Current Password is not correct.'] }, { status: 400 })),
+    )
+    const { user } = await renderApp('/pages/profile')
+    const form = await screen.findByRole('form', { name: 'Password' })
+    await user.type(within(form).getByLabelText(/^Current Password/), 'not-mine')
+    await user.type(within(form).getByLabelText(/^New password/), 'newpass1')
+    await user.type(within(form).getByLabelText(/^Confirm Password/), 'newpass1')
+    await user.click(within(form).getByRole('button', { name: 'Change password' }))
+    expect(await within(form).findByText('Current Password is not correct.')).toBeInTheDocument()
+    expect(within(form).getByLabelText(/^Current Password/)).toHaveAttribute('aria-invalid', 'true')
+    // The new password stays typed, to try again with the right current one.
+    expect(within(form).getByLabelText(/^New password/)).toHaveValue('newpass1')
   })
 
   it('shows the default avatar without a photo, and uploads one with uploadimage/{id}', async () => {

@@ -62,6 +62,7 @@ describe('one’s own password change', () => {
     )
     const { user } = await renderApp('/pages/profile')
     const form = await screen.findByRole('form', { name: 'Password' })
+    await user.type(within(form).getByLabelText(/^Current Password/), 'oldpass1')
     await user.type(within(form).getByLabelText(/^New password/), 'newpass1')
     await user.type(within(form).getByLabelText(/^Confirm Password/), 'newpass1')
     await user.click(within(form).getByRole('button', { name: 'Change password' }))

@@ -29,9 +29,19 @@ export const ACCESS_ENTITIES: readonly string[] = ['user', 'role', 'permission',
 
 export const rolePermissionsTable = joinTableName('role', 'permissions')
 
-/** An entity's permissions: the five of its generic routes and one per custom action (a line entity has none). */
+/**
+ * Changing another user's password or sign-in e-mail (the user rules check it, rules.ts):
+ * whoever may do it can sign in as that user, so it is an access permission — ADMIN's, not
+ * STAFF's, whatever employee or user update rights a role has.
+ */
+export const SET_CREDENTIALS = 'USER_SET_CREDENTIALS'
+
+/** Permissions the identity rules check beyond the routes' and actions', by the entity they concern. */
+const RULE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = { user: [SET_CREDENTIALS] }
+
+/** An entity's permissions: the five of its generic routes, one per custom action and its rules' own (a line entity has none). */
 export const permissionsOf = (e: Entity<string, Fields>): string[] =>
-  e.isLine ? [] : [...actions.map((a) => e.permissions[a]), ...Object.values(e.actions).map((a) => a.permission)]
+  e.isLine ? [] : [...actions.map((a) => e.permissions[a]), ...Object.values(e.actions).map((a) => a.permission), ...(RULE_PERMISSIONS[e.name] ?? [])]
 
 /** Every permission the registry declares: the entities' and the reports' (`<PREFIX>_VIEW`). */
 export function permissionNames(registry: Registry, reports: readonly Report[] = []): string[] {

@@ -1,11 +1,12 @@
 import { sql } from 'kysely'
 import type { Entity, Fields, Message } from '../../../schema/kit'
+import { verifyPassword } from '../../auth/passwords'
 import { forgetPrincipal } from '../../auth/principal'
-import type { Executor } from '../../db/types'
+import type { Executor, Row } from '../../db/types'
 import { BusinessError, ForbiddenError, ValidationError } from '../../engine/errors'
 import type { Actor, EntityHooks } from '../../engine/hooks'
 import type { Values } from '../../engine/validate'
-import { permissionNamesOf, permissionsOfRole } from './access'
+import { permissionNamesOf, permissionsOfRole, SET_CREDENTIALS } from './access'
 
 /**
  * The identity rules, as engine hooks (they run inside the write's transaction):
@@ -14,6 +15,9 @@ import { permissionNamesOf, permissionsOfRole } from './access'
  *   or remove an admin account, cannot manage a user whose role (before or after) carries a
  *   permission the caller lacks, and cannot give a role such a permission;
  * - phone numbers are unique across both phone columns of all users (api-contract §3.2);
+ * - a password or sign-in e-mail is another user's to keep: changing someone else's needs
+ *   USER_SET_CREDENTIALS (with it one could sign in as them); changing one's own password
+ *   asks for the current one, so that a stolen token cannot lock the owner out;
  * - role names are unique with the contract's message; built-in roles keep their names;
  * - the principal cache forgets a user, role or permission that changed.
  */
@@ -47,8 +51,32 @@ async function checkPhones(db: Executor, entity: Entity<string, Fields>, selfId:
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
 }
 
+/**
+ * A change of credentials on an update by someone signed in: another user's password or
+ * e-mail needs the permission (a 403 saying which; their other fields may still change), one's
+ * own password the current one (a 400 on `current_password`). A new password reaches `values`
+ * hashed; one left out or blank is null there.
+ */
+async function checkCredentials(trx: Executor, actor: Actor, before: Row, values: Values, input: Values): Promise<void> {
+  const isPasswordChanged = typeof values.password === 'string'
+  const isEmailChanged = typeof values.email === 'string' && values.email.toLowerCase() !== String(before.email ?? '').toLowerCase()
+  if (Number(before.id) !== actor.id) {
+    if ((isPasswordChanged || isEmailChanged) && !actor.isAdmin && !actor.permissions.has(SET_CREDENTIALS)) {
+      throw new ForbiddenError({ key: 'detail.set_credentials', params: { permissions: SET_CREDENTIALS } })
+    }
+    return
+  }
+  if (!isPasswordChanged) return
+  const current = input.current_password
+  const label = { label: 'field.current_password' }
+  if (typeof current !== 'string' || current === '') throw new ValidationError({ current_password: [{ key: 'validation.required', params: label }] })
+  const stored = await sql<{ password: string }>`select password from "user" where id = ${actor.id}`.execute(trx)
+  if (!(await verifyPassword(stored.rows[0]?.password, current))) throw new ValidationError({ current_password: [{ key: 'validation.current_password', params: label }] })
+}
+
 export const userRules: EntityHooks = {
-  async beforeWrite({ trx, entity, actor, before, values }) {
+  async beforeWrite({ trx, entity, actor, action, before, values, input }) {
+    if (actor && action === 'update' && before && values) await checkCredentials(trx, actor, before, values, input)
     if (actor && !actor.isAdmin) {
       if (before?.is_admin === true || values?.is_admin === true) throw new ForbiddenError({ key: 'detail.only_admin' })
       const roles = [...new Set([idOf(before?.role), idOf(values?.role)])].filter((r): r is number => r !== null)

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { normalizePhone } from '../../../schema/kit'
 import { isIdText, validatorOf } from '../../../schema/kit/validators'
 import { sessionTokens } from '../../auth/sessions'
+import { requestLimiter } from '../../auth/throttle'
 import { BusinessError, ValidationError } from '../../engine/errors'
 import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
@@ -16,9 +17,16 @@ import { userEntities } from './access'
 /**
  * The user resource's routes beyond the generic ones (api-contract §3.2): password change,
  * photo upload and the eight uniqueness checks the user and employee forms call as one types.
- * A user may change their own password and photo without USER_UPDATE (the profile page).
+ * A user may change their own password and photo without USER_UPDATE (the profile page); their
+ * own password only with the current one, another's only with USER_SET_CREDENTIALS (rules.ts).
  */
 type IdParams = { id: string }
+
+/**
+ * Uniqueness checks per caller: far more than a person typing into the employee form asks
+ * (one per field after a pause), far too few to find out at speed who has which e-mail or phone.
+ */
+const CHECK_LIMIT = { max: 300, windowMs: 15 * 60_000 }
 
 const CHECKS = [
   { field: 'username', label: 'Username' },
@@ -44,7 +52,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
     const isConfirmed = user.rules.every((rule) => rule.field !== 'confirm_password' || rule.check({ password, confirm_password }, { mode: 'update', input: { confirm_password } }))
     if (confirm_password === undefined || !isConfirmed) throw new BusinessError({ key: 'detail.password_mismatch' })
     // The new password ends every session of the user (server/auth/sessions.ts), the caller's too.
-    await updateRow(ctx(request), rowId, { password })
+    // One's own asks for the current password (the user's rules judge it, as on every route).
+    await updateRow(ctx(request), rowId, { password, current_password: (request.body as Record<string, unknown>).current_password })
     const detail = messageFor(request.headers['accept-language'], { key: 'detail.password_changed', params: { id: rowId } })
     if (rowId !== request.principal!.id) return { detail }
     // One's own change: this session goes on with a fresh token (same sign-in time, new
@@ -71,6 +80,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
   // Whoever may create or update a user (or an employee, a user too) may ask.
   const createPermissions = userEntities(deps.registry).map((e) => e.permissions.CREATE)
   const updatePermissions = userEntities(deps.registry).map((e) => e.permissions.UPDATE)
+  // Limited as registration is (server/auth/throttle.ts), per caller: every check is signed in.
+  const checks = requestLimiter(app, { ...CHECK_LIMIT, name: 'uniqueness-check', message: 'detail.check_throttled' })
 
   for (const { field, label } of CHECKS) {
     for (const when of ['create', 'update'] as const) {
@@ -79,6 +90,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
         // Anyone may check their own profile's values while editing it (`user=<own id>`).
         { config: when === 'create' ? { permission: createPermissions } : { permission: updatePermissions, selfQuery: 'user' } },
         async (request) => {
+          await checks(request, request.principal ? `user:${request.principal.id}` : `address:${request.ip}`)
           const raw = request.query[field]
           if (typeof raw !== 'string' || raw.trim() === '') throw new BusinessError({ key: 'detail.value_missing', params: { label: `field.${field}`, name: label } })
           if (hasNulCharacter(raw)) throw new BusinessError({ key: 'detail.value_invalid', params: { label: `field.${field}`, lower: label.toLowerCase() } })

@@ -35,7 +35,7 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     // A workflow starts at its initial state unless code acting as the system says otherwise.
     if (entity.workflow && (values[entity.workflow.field] === undefined || values[entity.workflow.field] === null)) values[entity.workflow.field] = entity.workflow.initial
     refuseForeignFiles(entity, values, null, ctx.uploads)
-    await runBefore(ctx, trx, 'create', null, values)
+    await runBefore(ctx, trx, 'create', null, values, input)
     const [root, own] = tablesOf(entity)
     const audit = { created_by: actor?.id ?? null, updated_by: actor?.id ?? null }
     // A record whose id is that of the row a reference points at (a role's menu has the role's).

@@ -51,7 +51,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
       throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
     }
     refuseForeignFiles(entity, values, before, ctx.uploads)
-    await runBefore(ctx, trx, 'update', before, values)
+    await runBefore(ctx, trx, 'update', before, values, given)
     const [root, own] = tablesOf(entity)
     await trx
       .updateTable(root!.table)

@@ -14,7 +14,7 @@ import { PageSpinner, Spinner } from '../../engine/ui/PageSpinner'
 import { Avatar } from '../../shell/Avatar'
 import { PageHeader } from '../../shell/pages/PageHeader'
 import { useRoleLabel } from '../../shell/UserMenu'
-import { profileEntityOf, usePasswordChange, usePhotoUpload, useProfileDetails } from './useProfile'
+import { currentPasswordField, profileEntityOf, usePasswordChange, usePhotoUpload, useProfileDetails } from './useProfile'
 
 const confirmField = f.password({ required: true })
 
@@ -146,6 +146,9 @@ function Profile({ user, row }: { user: AnyEntity; row: Row }) {
         <form onSubmit={(e) => void password.submit(e)} noValidate aria-label={t('profile.password')}>
           <div className="space-y-5 p-6">
             {password.serverError && <Banner kind="error">{password.serverError}</Banner>}
+            <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
+              <FieldRow name="current_password" field={currentPasswordField} labelKey="field.current_password" control={password.form.control} />
+            </div>
             <div className="grid gap-x-6 gap-y-5 sm:grid-cols-2">
               <FieldRow name="password" field={user.fields.password!} labelKey="profile.new_password" control={password.form.control} />
               <FieldRow name="confirm_password" field={confirmField} labelKey="field.confirm_password" control={password.form.control} />

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { f } from '../../../schema/kit'
 import { session, userOf } from '../../auth/session'
 import { apiRequest, isApiError } from '../../engine/api'
 import type { AnyEntity, Row } from '../../engine/entity-api'
@@ -17,7 +18,8 @@ import { showAlert } from '../../engine/ui/notifications'
  *
  * - Details: what a user may set on their own account (`POST /api/auth/user/update`; never
  *   their role, admin flag or activity), validated by the registry's user rules.
- * - Password: `PATCH user/api/v1/user/passwordchange/{id}` `{password, confirm_password}`.
+ * - Password: `PATCH user/api/v1/user/passwordchange/{id}` `{current_password, password,
+ *   confirm_password}`: a change of one's own password asks for the current one (the server's rule).
  * - Photo: `POST user/api/v1/user/uploadimage/{id}` (multipart `image`).
  *
  * Each answer updates the session's user (name, e-mail, photo), so the toolbar follows.
@@ -68,22 +70,30 @@ export function useProfileDetails({ entity, row }: { entity: AnyEntity; row: Row
   return { form, submit, isSaving: save.isPending, serverError }
 }
 
+/** The password the user has now: asked before their own is changed (not a field of the registry's user). */
+export const currentPasswordField = f.password({ required: true })
+const PASSWORD_FIELDS = ['current_password', 'password', 'confirm_password']
+const EMPTY_PASSWORDS = { current_password: '', password: '', confirm_password: '' }
+
 export function usePasswordChange({ entity, userId }: { entity: AnyEntity; userId: number }) {
   const { t } = useTranslation()
-  // The registry's password rules and its confirmation rule (the server checks the same).
-  const passwordEntity = useMemo(() => ({ ...entity, fieldNames: ['password', 'confirm_password'] }), [entity])
+  // The registry's password rules and its confirmation rule (the server checks the same), and the current password.
+  const passwordEntity = useMemo(() => ({ ...entity, fields: { ...entity.fields, current_password: currentPasswordField }, fieldNames: PASSWORD_FIELDS }), [entity])
   const resolver = useMemo(() => registryResolver(passwordEntity, t), [passwordEntity, t])
-  const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues: { password: '', confirm_password: '' }, mode: 'onTouched' })
+  const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues: EMPTY_PASSWORDS, mode: 'onTouched' })
   const [serverError, setServerError] = useState<string | null>(null)
   const change = useMutation({
     onMutate: () => setServerError(null),
-    onError: (error) => setServerError(fieldErrorsOn(form, ['password', 'confirm_password'], error, t)),
+    onError: (error) => setServerError(fieldErrorsOn(form, PASSWORD_FIELDS, error, t)),
     mutationFn: (password: string) =>
-      apiRequest(`${entity.api.base}/passwordchange/${userId}`, { method: 'patch', json: { password, confirm_password: form.getValues('confirm_password') } }),
+      apiRequest(`${entity.api.base}/passwordchange/${userId}`, {
+        method: 'patch',
+        json: { current_password: form.getValues('current_password'), password, confirm_password: form.getValues('confirm_password') },
+      }),
     onSuccess: (answer) => {
       // The new password ended every session of the user; the server gave this one a fresh token.
       if (isRecord(answer) && typeof answer.access_token === 'string') session.renewToken(answer.access_token)
-      form.reset({ password: '', confirm_password: '' })
+      form.reset(EMPTY_PASSWORDS)
       showAlert({ kind: 'success', ...(isRecord(answer) && typeof answer.detail === 'string' ? { text: answer.detail } : { key: 'profile.password_changed' }) })
     },
   })

@@ -210,8 +210,12 @@ const keyOf = (x: { method: string; url: string }) => `${x.method} ${x.url}`
  */
 const ACCESS_ENTITIES = ['user', 'role', 'permission', 'menu_item', 'role_menu', 'outbox_message']
 
-/** An entity's permissions, written out: its five and one per action; a line entity has none (its document's hold). */
-const permissionsOf = (e: Entity<string, Fields>) => (e.isLine ? [] : [...Object.values(e.permissions), ...Object.values(e.actions).map((a) => a.permission)])
+/**
+ * An entity's permissions, written out: its five, one per action and, for users, the one that
+ * changes another's password or e-mail; a line entity has none (its document's hold).
+ */
+const permissionsOf = (e: Entity<string, Fields>) =>
+  e.isLine ? [] : [...Object.values(e.permissions), ...Object.values(e.actions).map((a) => a.permission), ...(e.name === 'user' ? ['USER_SET_CREDENTIALS'] : [])]
 
 function rolePermissions(entities: Registry, reports: readonly Report[]): Record<'USER' | 'STAFF' | 'ADMIN', ReadonlySet<string>> {
   const all = [...entities.flatMap(permissionsOf), ...reports.map((r) => r.permission)]
