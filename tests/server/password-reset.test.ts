@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { passwordTagOf } from '../../server/auth/sessions'
 import { signToken } from '../../server/auth/tokens'
+import { resetMailsQueued } from '../../server/domain/identity/password-reset'
 import { OUTBOX_TABLE } from '../../server/mail/outbox'
 import { JWT_SECRET, describeEachDatabase, type TestApp } from './helpers/app'
 
@@ -39,7 +40,7 @@ async function linkTokenOf(t: TestApp, email: string): Promise<string> {
 describeEachDatabase('forgotten password', (t) => {
   // Every test asks from its own address: the per-address limit is a test of its own.
   let address = 0
-  const forgot = (email: unknown, options: { language?: string; remoteAddress?: string } = {}) =>
+  const ask = (email: unknown, options: { language?: string; remoteAddress?: string } = {}) =>
     t.current.app.inject({
       method: 'POST',
       url: FORGOT,
@@ -47,6 +48,12 @@ describeEachDatabase('forgotten password', (t) => {
       remoteAddress: options.remoteAddress ?? `10.20.${Math.floor(++address / 250)}.${(address % 250) + 1}`,
       headers: options.language ? { 'accept-language': options.language } : {},
     })
+  // The mail is queued after the answer: the tests read the outbox once it is.
+  const forgot = async (...args: Parameters<typeof ask>) => {
+    const answer = await ask(...args)
+    await resetMailsQueued()
+    return answer
+  }
   const reset = (payload: Record<string, unknown>, language?: string) =>
     t.current.call({ method: 'POST', url: RESET, payload, asAnonymous: true, headers: language ? { 'accept-language': language } : {} })
   const signIn = (email: string, password: string) => t.current.call({ method: 'POST', url: LOGIN, payload: { email, password }, asAnonymous: true })
@@ -85,6 +92,26 @@ describeEachDatabase('forgotten password', (t) => {
       await t.current.createUser({ email: arabic })
       await forgot(arabic, { language: 'ar,en;q=0.5' })
       expect((await mailsTo(t.current, arabic))[0]!.subject).toBe('إعادة تعيين كلمة المرور')
+    })
+
+    it('answers before the address is looked up, the same for an account as for none: the mail follows the answer', async () => {
+      const email = uniqueEmail('timed')
+      await t.current.createUser({ email })
+      const unknown = uniqueEmail('untimed')
+      // With the users' table and the outbox held by another transaction, a request that read the
+      // account, or queued its mail, before answering would wait for it: both answer at once, alike.
+      const [known, none] = await t.current.db.transaction().execute(async (trx) => {
+        await sql`lock table "user", ${sql.table(OUTBOX_TABLE)} in access exclusive mode`.execute(trx)
+        return Promise.all([ask(email), ask(unknown)])
+      })
+      for (const answer of [known, none]) {
+        expect(answer.statusCode).toBe(200)
+        expect(answer.json()).toEqual(SENT)
+      }
+      expect(Object.keys(known.headers).sort()).toEqual(Object.keys(none.headers).sort())
+      await resetMailsQueued()
+      expect(await mailsTo(t.current, email)).toHaveLength(1)
+      expect(await mailsTo(t.current, unknown)).toEqual([])
     })
 
     it('refuses what is not an e-mail with a field map', async () => {
