@@ -1,4 +1,5 @@
 import { extname } from 'node:path'
+import { rasterImageTypeOf } from '../../schema/kit/media'
 
 /**
  * What an uploaded file is, judged by its bytes (magic numbers), never by its name or the
@@ -26,15 +27,8 @@ const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
 
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0))
 
-const SIGNATURES: ReadonlyArray<{ test: (bytes: Uint8Array) => boolean; type: SniffedType }> = [
-  { test: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), type: { mime: 'image/png', ext: '.png', isImage: true } },
-  { test: (b) => startsWith(b, [0xff, 0xd8, 0xff]), type: { mime: 'image/jpeg', ext: '.jpg', isImage: true } },
-  { test: (b) => startsWith(b, ascii('GIF87a')) || startsWith(b, ascii('GIF89a')), type: { mime: 'image/gif', ext: '.gif', isImage: true } },
-  { test: (b) => startsWith(b, ascii('RIFF')) && startsWith(b, ascii('WEBP'), 8), type: { mime: 'image/webp', ext: '.webp', isImage: true } },
-  // An icon directory: reserved 0, type 1, at least one image.
-  { test: (b) => startsWith(b, [0, 0, 1, 0]) && b.length >= 6 && (b[4]! | (b[5]! << 8)) > 0, type: { mime: 'image/x-icon', ext: '.ico', isImage: true } },
-  { test: (b) => startsWith(b, ascii('%PDF-')), type: { mime: 'application/pdf', ext: '.pdf', isImage: false } },
-]
+/** The extension an image is stored under, by its type (rasterImageTypeOf). */
+const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': '.png', 'image/jpeg': '.jpg', 'image/gif': '.gif', 'image/webp': '.webp', 'image/x-icon': '.ico' }
 
 /** Office documents are zip files; their own extension is kept so they open in their program. */
 const ZIP = [0x50, 0x4b, 0x03, 0x04]
@@ -60,8 +54,9 @@ function isPlainText(bytes: Uint8Array): boolean {
 
 /** The type of a file from its bytes; `filename` only picks between names of the same type (`.xlsx` or `.zip`). */
 export function sniffType(bytes: Uint8Array, filename: string): SniffedType {
-  const known = SIGNATURES.find((s) => s.test(bytes))
-  if (known) return known.type
+  const image = rasterImageTypeOf(bytes)
+  if (image) return { mime: image, ext: IMAGE_EXTENSIONS[image]!, isImage: true }
+  if (startsWith(bytes, ascii('%PDF-'))) return { mime: 'application/pdf', ext: '.pdf', isImage: false }
   const declared = extname(filename).toLowerCase()
   if (startsWith(bytes, ZIP)) return { mime: 'application/zip', ext: ZIP_EXTENSIONS.has(declared) ? declared : '.zip', isImage: false }
   if (bytes.length > 0 && isPlainText(bytes)) {

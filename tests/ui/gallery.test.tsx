@@ -16,7 +16,7 @@ const PRODUCT = registry.product.api.base
 const IMAGE = registry.productimage.api.base
 const product = { id: 5, name: 'Framed Print', unit_price: '10.00', low_stock_alert: 5, colors: [], sizes: [], updated_at: '2026-11-01T00:00:00Z', _labels: {} }
 const picture = (id: number, position: number) => ({ id, product: 5, image: `/media/productimage/p${id}.png`, position })
-const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' })
+const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13])], name, { type: 'image/png' })
 
 // jsdom's File does not survive Node's fetch whole (its name and bytes are lost on the way):
 // which file each upload carried is read where the gallery hands it over; the request still goes out.
@@ -108,6 +108,16 @@ describe('product gallery', () => {
     expect(await screen.findByText('notes.svg is not a picture (PNG, JPEG, GIF or WebP).')).toBeVisible()
     await user.click(screen.getByRole('button', { name: 'Dismiss' }))
     expect(screen.queryByText(/notes.svg/)).toBeNull()
+  })
+
+  it('judges a picture by its bytes, not its name: a drawing named .png gets no tile and is not sent', async () => {
+    await renderApp(`${registry.product.ui.formPath}/5`)
+    await waitFor(() => expect(tiles()).toHaveLength(2))
+    const disguised = new File(['<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'], 'holiday.png', { type: 'image/png' })
+    fireEvent.change(screen.getByLabelText(/Add pictures/), { target: { files: [disguised] } })
+    expect(await screen.findByText('holiday.png is not a picture (PNG, JPEG, GIF or WebP).')).toBeVisible()
+    expect(tiles()).toHaveLength(2)
+    expect(uploads).toEqual([])
   })
 
   it('keeps a refused upload on its tile with the server’s words', async () => {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { IMAGE_TYPES } from '../../../schema/kit/fields'
 import type { AnyEntity, Row } from '../entity-api'
 import { errorText } from '../errors'
+import { imageTypeOfFile } from '../file-bytes'
 import { isApiError } from '../api'
 import { entityKeys, shouldRetry } from '../queries'
 import { fetchGallery, gallerySpecOf, removePicture, reorderGallery, uploadPicture } from './gallery-api'
@@ -58,11 +59,12 @@ export function useGallery(entity: AnyEntity, ownerId: number | null) {
   )
   const items = useMemo(() => [...storedItems, ...local], [storedItems, local])
 
-  /** A chosen file the server would refuse anyway, judged first: no upload for nothing. */
+  /** A chosen file the server would refuse anyway, judged first — by its bytes, as the server judges it: no tile, no upload for nothing. */
   const refusalOf = useCallback(
-    (file: File): string | undefined => {
+    async (file: File): Promise<string | undefined> => {
       const accepted: readonly string[] = imageField.accept ?? IMAGE_TYPES
-      if (!accepted.includes(file.type)) return t('gallery.not_image', { name: file.name })
+      const type = await imageTypeOfFile(file)
+      if (type === null || !accepted.includes(type)) return t('gallery.not_image', { name: file.name })
       if (imageField.maxBytes && file.size > imageField.maxBytes) return t('gallery.too_big', { name: file.name, size: `${Math.round(imageField.maxBytes / 1024 / 1024)} MB` })
       return undefined
     },
@@ -86,7 +88,7 @@ export function useGallery(entity: AnyEntity, ownerId: number | null) {
     const refused: GalleryProblem[] = []
     const chosen: GalleryItem[] = []
     for (const file of files) {
-      const refusal = refusalOf(file)
+      const refusal = await refusalOf(file)
       if (refusal) refused.push({ key: newKey(), text: refusal })
       else chosen.push({ key: newKey(), src: preview(file), name: file.name, file, state: ownerId === null ? 'staged' : 'uploading' })
     }

@@ -1,11 +1,13 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { imageTypeOfFile } from '../file-bytes'
 import { Icon } from '../ui/icons'
 import type { WidgetProps } from './types'
 
 /**
  * File and image fields: shows the stored file, lets the user choose a new one. A chosen
- * File makes the form send multipart (see `toPayload`).
+ * File makes the form send multipart (see `toPayload`). An image field takes a file that is
+ * a picture by its bytes, as the server judges it: anything else is refused as it is chosen.
  */
 export function FileInput({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, label }: WidgetProps) {
   const { t } = useTranslation()
@@ -17,6 +19,7 @@ export function FileInput({ id, name, field, value, onChange, onBlur, isInvalid,
     if (preview) URL.revokeObjectURL(preview)
   }, [preview])
   const shown = preview ?? stored
+  const [refused, setRefused] = useState<string | null>(null)
 
   return (
     <div className="flex items-center gap-4">
@@ -41,12 +44,27 @@ export function FileInput({ id, name, field, value, onChange, onBlur, isInvalid,
             aria-invalid={isInvalid || undefined}
             aria-describedby={describedBy}
             onChange={(e) => {
-              const file = e.target.files?.[0]
-              if (file) onChange(file)
+              const input = e.target
+              const file = input.files?.[0]
+              if (!file) return
+              if (!isImage) return onChange(file)
+              void imageTypeOfFile(file).then((type) => {
+                const accepted: readonly string[] | undefined = field.accept
+                const isAccepted = type !== null && (accepted === undefined || accepted.includes(type))
+                setRefused(isAccepted ? null : t('gallery.not_image', { name: file.name }))
+                if (isAccepted) onChange(file)
+                // The same file may be chosen again once it is fixed.
+                else input.value = ''
+              })
             }}
             onBlur={onBlur}
           />
         </label>
+        {refused && (
+          <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+            {refused}
+          </p>
+        )}
         <p className="truncate text-xs text-slate-500 dark:text-slate-400">
           {chosen ? (
             t('form.new_file', { name: chosen.name })
