@@ -35,6 +35,31 @@ export function focusFirstInvalid(form: HTMLElement | null): boolean {
   return false
 }
 
+/** How long a failed save waits for its messages to be drawn before it gives up on moving the focus. */
+export const FOCUS_WAIT_MS = 3000
+
+/**
+ * Focuses the first field in error as soon as one is drawn: at once when its message is
+ * already there, else when it appears (a busy machine may draw it several frames later,
+ * and a frame's wait was not always enough). Gives up after FOCUS_WAIT_MS, or when the
+ * person has put the focus somewhere else meanwhile. Returns what stops the wait.
+ */
+export function focusFirstInvalidWhenDrawn(form: HTMLElement | null): () => void {
+  if (!form || focusFirstInvalid(form)) return () => {}
+  const focusedAtSave = document.activeElement
+  const observer = new MutationObserver(() => {
+    if (document.activeElement !== focusedAtSave) return stop()
+    if (focusFirstInvalid(form)) stop()
+  })
+  const timer = setTimeout(() => stop(), FOCUS_WAIT_MS)
+  function stop() {
+    observer.disconnect()
+    clearTimeout(timer)
+  }
+  observer.observe(form, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-invalid'] })
+  return stop
+}
+
 /** Focuses the form's first field (a new record): without scrolling the page's title away. */
 export function focusFirstField(form: HTMLElement | null): void {
   const row = form?.querySelector('[data-field]')

@@ -12,7 +12,7 @@ import { entityKeys } from '../queries'
 import { showAlert } from '../ui/notifications'
 import type { FormContext, FormExtension } from './extension'
 import { toFormValues, toPayload, withoutBlankSecrets, type FormValues, type SubmitValues } from './form-values'
-import { focusFirstField, focusFirstInvalid } from './focus'
+import { focusFirstField, focusFirstInvalidWhenDrawn } from './focus'
 import { registryResolver } from './registry-resolver'
 import { listReturn } from '../list/list-return'
 import { useRefCascades } from './useRefCascades'
@@ -113,10 +113,8 @@ export function useFormController({
   const [focusRequest, setFocusRequest] = useState(0)
   useEffect(() => {
     if (focusRequest === 0) return
-    // The messages are drawn in this render or the next one.
-    if (focusFirstInvalid(formRef.current)) return
-    const frame = requestAnimationFrame(() => focusFirstInvalid(formRef.current))
-    return () => cancelAnimationFrame(frame)
+    // The messages are drawn in this render or a later one, however late: the focus waits for them.
+    return focusFirstInvalidWhenDrawn(formRef.current)
   }, [focusRequest])
   const isNewAtOpen = useRef(isNew)
   useEffect(() => {
