@@ -3,7 +3,7 @@ import { withComputed, type Entity, type Fields } from '../../schema/kit'
 import type { Executor, Row } from '../db/types'
 import { factSql } from './facts'
 import type { HookRegistry } from './hooks'
-import { listColumns, orderClause, refTarget, source, whereClause, type ListQuery, type ListResult, type Registry } from './list-query'
+import { listColumns, orderClause, refTarget, source, whereClause, type Filter, type ListQuery, type ListResult, type Registry } from './list-query'
 
 /**
  * The list of a document kept one row per line (`rowsPerLine`; the contract's voucher
@@ -27,6 +27,13 @@ function shownFirst(registry: Registry, entity: Entity<string, Fields>, hooks: H
 /** The other rows' labels as the contract lists them: none (null), one (its name), several (their names). */
 const namesOf = (names: unknown): unknown => (!Array.isArray(names) || names.length === 0 ? null : names.length === 1 ? names[0] : names)
 
+/** How many documents have a row meeting the filters: the list's count, one per document number. */
+export async function countDocuments(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[]): Promise<number> {
+  const key = sql.ref(`f.${entity.rowsPerLine!.key}`)
+  const r = await sql<{ n: number }>`select count(distinct ${key})::int as n from ${sql.id(entity.name)} f ${whereClause(registry, entity, 'f', filters)}`.execute(db)
+  return Number(r.rows[0]?.n ?? 0)
+}
+
 export async function listDocuments(db: Executor, registry: Registry, entity: Entity<string, Fields>, q: ListQuery, hooks?: HookRegistry): Promise<ListResult> {
   const spec = entity.rowsPerLine!
   const table = sql.id(entity.name)
@@ -36,8 +43,7 @@ export async function listDocuments(db: Executor, registry: Registry, entity: En
     select distinct on (${key('v')}) v.id, max(v.id) over (partition by ${key('v')}) as newest
     from ${table} v where ${key('v')} is not null and ${filter}
     order by ${key('v')}, ${shownFirst(registry, entity, hooks)} v.id`
-  const counted = await sql<{ n: number }>`select count(*)::int as n from (${documents}) d`.execute(db)
-  const total = Number(counted.rows[0]?.n ?? 0)
+  const total = await countDocuments(db, registry, entity, q.filters)
   const size = q.page?.size ?? Math.max(total, 1)
   const totalPages = Math.max(1, Math.ceil(total / size))
   const page = Math.min(q.page?.page ?? 1, totalPages)

@@ -4,7 +4,7 @@ import { entities as registeredEntities } from '../../schema'
 import { joinTableName } from '../db/registry-schema'
 import type { Executor, Row } from '../db/types'
 import type { HookRegistry } from './hooks'
-import { listDocuments } from './list-documents'
+import { countDocuments, listDocuments } from './list-documents'
 
 /**
  * The read layer's SQL. One query per page: the page of ids is cut first, then references
@@ -254,6 +254,19 @@ async function pageRows(db: Executor, registry: Registry, entity: Entity<string,
 
 const withVirtual = (entity: Entity<string, Fields>, rows: Row[]): Row[] => (hasComputed(entity, 'virtual') ? rows.map((r) => withComputed(entity, r, 'virtual') as Row) : rows)
 
+/** The versions a filtered count is remembered under, looked up beside it; none inside a transaction or without a filter. */
+const pendingVersions = (db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[]) =>
+  filters.length > 0 && !db.isTransaction ? versionsOf(db, tablesRead(registry, entity, filters)) : undefined
+
+/**
+ * How many records a list of the entity with these filters totals — its `total_elements` —
+ * without reading a page: what the dashboard and the quick panel show beside the lists.
+ */
+export async function listTotal(db: Executor, entity: Entity<string, Fields>, filters: readonly Filter[], registry: Registry = registeredEntities): Promise<number> {
+  if (entity.rowsPerLine) return countDocuments(db, registry, entity, filters)
+  return count(db, registry, entity, filters, pendingVersions(db, registry, entity, filters))
+}
+
 export async function listRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery, registry: Registry = registeredEntities, hooks?: HookRegistry): Promise<ListResult> {
   // A document kept one row per line is listed a row per document.
   if (entity.rowsPerLine) return listDocuments(db, registry, entity, q, hooks)
@@ -262,10 +275,8 @@ export async function listRows(db: Executor, entity: Entity<string, Fields>, q: 
     return { rows, total: rows.length, page: 1, size: rows.length, totalPages: 1 }
   }
   const { size } = q.page
-  const isCacheable = q.filters.length > 0 && !db.isTransaction
-  const versions = isCacheable ? versionsOf(db, tablesRead(registry, entity, q.filters)) : undefined
   // Count and page run side by side; only a page past the end needs a second look.
-  const [total, first] = await Promise.all([count(db, registry, entity, q.filters, versions), pageRows(db, registry, entity, q, q.page)])
+  const [total, first] = await Promise.all([count(db, registry, entity, q.filters, pendingVersions(db, registry, entity, q.filters)), pageRows(db, registry, entity, q, q.page)])
   const totalPages = Math.max(1, Math.ceil(total / size))
   const page = Math.min(q.page.page, totalPages)
   const rows = withVirtual(entity, page === q.page.page ? first : await pageRows(db, registry, entity, q, { page, size }))

@@ -10,7 +10,7 @@ export type Ctx = EngineCtx
 export type { Access } from './access'
 export type { Action } from '../../schema/kit'
 export { inTransaction } from './operations/transaction'
-export { notFound, readRow, readList, scopeFilters } from './operations/read'
+export { countList, notFound, readRow, readList, scopeFilters } from './operations/read'
 export { createRow } from './operations/create'
 export { updateRow } from './operations/update'
 export { deleteRow, deleteRows, deleteImpact, type DeleteImpact } from './operations/delete'

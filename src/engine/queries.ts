@@ -4,15 +4,14 @@ import { fetchDeleteImpact, fetchList, fetchOptions, fetchRecord, type AnyEntity
 
 /**
  * Query keys and hooks shared by every screen. Everything about an entity lives under
- * `['entity', name]`, so one invalidation after a write refreshes its lists, records,
- * counts and the selects that point at it.
+ * `['entity', name]`, so one invalidation after a write refreshes its lists, records and the
+ * selects that point at it. (Record counts come all at once with the quick panel's data.)
  */
 export const entityKeys = {
   all: (name: string) => ['entity', name] as const,
   list: (name: string, params: ListParams) => ['entity', name, 'list', params] as const,
   record: (name: string, id: number | string) => ['entity', name, 'record', String(id)] as const,
   options: (name: string, text: string) => ['entity', name, 'options', text] as const,
-  count: (name: string) => ['entity', name, 'count'] as const,
   deleteImpact: (name: string, target: number | readonly number[]) => ['entity', name, 'delete_impact', target] as const,
 }
 
@@ -47,13 +46,6 @@ export function useEntityOptions(entity: AnyEntity, text: string, size = 20, fil
     queryFn: ({ signal }) => fetchOptions(entity, text, size, signal, filters),
     placeholderData: keepPreviousData,
     staleTime: 5 * 60_000,
-  })
-}
-
-export function useEntityCount(entity: AnyEntity): UseQueryResult<number> {
-  return useQuery({
-    queryKey: entityKeys.count(entity.name),
-    queryFn: async ({ signal }) => (await fetchList(entity, { page: 1, size: 1 }, signal)).totalElements,
   })
 }
 

@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 import { entities } from '../../../schema'
 import { can } from '../../auth/principal'
 import type { DomainModule } from '../../engine/modules'
+import { requestContext } from '../../engine/routes'
+import { countList } from '../../engine/service'
 import { mediaHooks, trackUploads } from '../../engine/uploads'
 import { outboxActions } from '../../mail/outbox-actions'
 import { changeLogRows } from './change-log'
@@ -9,8 +11,10 @@ import { utcDay } from '../../../schema/kit/dates'
 
 /**
  * The quick panel's live content (spec §2 "Quick panel"; issue 4): today's date, how many
- * records of each kind the caller may list, and the latest changes to them from the
- * audit log. It shows only what the caller's permissions already let them read.
+ * records of each kind the caller may list — as many as each list's `total_elements` says,
+ * the dashboard's cards as well (issue 20: one request, not one per list) — and the latest
+ * changes to them from the audit log. It shows only what the caller's permissions already
+ * let them read.
  */
 export type QuickPanelData = {
   date: string
@@ -27,7 +31,8 @@ export function workspaceModule(): DomainModule {
     // Uploaded files (quota, removal of released ones) and the outbox's "Send again" (issue 9).
     hooks: mediaHooks(entities),
     actions: outboxActions,
-    routes(app, { db, registry, mediaDir }) {
+    routes(app, deps) {
+      const { db, registry, mediaDir } = deps
       trackUploads(app, { db, registry, mediaDir })
       app.get('/api/quick-panel/data', async (request): Promise<QuickPanelData> => {
         const principal = request.principal!
@@ -37,10 +42,10 @@ export function workspaceModule(): DomainModule {
         const counts: Record<string, number> = {}
         let recent: QuickPanelData['recent'] = []
         if (names.length > 0) {
-          const rows = await sql<{ table_name: string; n: number }>`
-            select table_name, n from row_count where table_name = any(${names})`.execute(db)
-          const byName = new Map(rows.rows.map((r) => [r.table_name, Number(r.n)]))
-          for (const e of visible) counts[e.listKey] = byName.get(e.name) ?? 0
+          // Each count is what the entity's list totals for the caller (the dashboard's cards
+          // read these too): their row scope applied, a document kept one row per line once.
+          const totals = await Promise.all(visible.map((e) => countList(requestContext(deps, e, request))))
+          visible.forEach((e, i) => (counts[e.listKey] = totals[i]!))
           const changes = await sql<QuickPanelData['recent'][number]>`
             select a.id, a.at, u.email as actor, a.entity, a.entity_id, a.action
             from audit_log a left join "user" u on u.id = a.actor

@@ -3,7 +3,7 @@ import { rootOf, type Entity, type Fields } from '../../../schema/kit'
 import type { Executor, Row, Trx } from '../../db/types'
 import { authorize, scopeOf, type EngineCtx } from '../access'
 import { NotFoundError } from '../errors'
-import { findRow, listRows, type Filter, type ListQuery, type ListResult } from '../list-query'
+import { findRow, listRows, listTotal, type Filter, type ListQuery, type ListResult } from '../list-query'
 import { modelName } from '../validate'
 import { runAfterRead } from './hooks-run'
 
@@ -37,6 +37,12 @@ export async function readList(ctx: EngineCtx, query: ListQuery): Promise<ListRe
   const result = await listRows(ctx.db, ctx.entity, { ...query, filters: [...query.filters, ...scopeOf(ctx)] }, ctx.registry, ctx.hooks)
   await runAfterRead(ctx, result.rows, 'list')
   return result
+}
+
+/** How many records the caller's list totals (its `total_elements`), without a page: their permission, their scope. */
+export async function countList(ctx: EngineCtx, filters: readonly Filter[] = []): Promise<number> {
+  authorize(ctx, 'LIST')
+  return listTotal(ctx.db, ctx.entity, [...filters, ...scopeOf(ctx)], ctx.registry)
 }
 
 /**

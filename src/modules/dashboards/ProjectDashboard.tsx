@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next'
 import { useAccess } from '../../auth/useAccess'
 import { useEntities } from '../../engine/entities-context'
 import type { AnyEntity } from '../../engine/entity-api'
-import { useEntityCount } from '../../engine/queries'
 import { useFormat } from '../../i18n/useFormat'
 import { Icon } from '../../engine/ui/icons'
+import { useQuickPanelData } from '../../shell/panels/useQuickPanelData'
 
-function EntityCard({ entity }: { entity: AnyEntity }) {
+type Count = { isPending: true } | { isPending: false; value: number | undefined }
+
+function EntityCard({ entity, count }: { entity: AnyEntity; count: Count }) {
   const { t } = useTranslation()
   const format = useFormat()
-  const count = useEntityCount(entity)
   const title = t(entity.listTitleKey)
   return (
     <li>
@@ -26,19 +27,45 @@ function EntityCard({ entity }: { entity: AnyEntity }) {
         <div>
           {count.isPending ? (
             <div className="h-9 w-20 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
-          ) : count.isError ? (
+          ) : count.value === undefined ? (
             <p className="text-sm text-slate-400">{t('dashboard.unavailable')}</p>
           ) : (
             <>
               <p className="text-3xl font-semibold tracking-tight tabular-nums" data-testid={`count-${entity.name}`}>
-                {format.integer(count.data)}
+                {format.integer(count.value)}
               </p>
-              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t('dashboard.records', { count: count.data })}</p>
+              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t('dashboard.records', { count: count.value })}</p>
             </>
           )}
         </div>
       </Link>
     </li>
+  )
+}
+
+/**
+ * A card per list the user may open, with its record count. The counts come in one request,
+ * the quick panel's (issue 20: one per list queued the sidebar's menu behind some fifty), so
+ * the two always agree — and the server counts as each list totals (a voucher once, not per line).
+ */
+function RecordCounts({ entities }: { entities: AnyEntity[] }) {
+  const { t } = useTranslation()
+  // Always asked again on arrival: the counts move with every write, and the panel's copy may be older.
+  const counts = useQuickPanelData({ refetchOnMount: 'always' })
+  const countOf = (entity: AnyEntity): Count =>
+    counts.isPending ? { isPending: true } : { isPending: false, value: counts.isError ? undefined : counts.data.counts[entity.listKey] }
+  return (
+    <div>
+      <header className="mb-6">
+        <h1 className="text-2xl font-semibold tracking-tight">{t('dashboard.title')}</h1>
+        <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('dashboard.subtitle')}</p>
+      </header>
+      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        {entities.map((entity) => (
+          <EntityCard key={entity.name} entity={entity} count={countOf(entity)} />
+        ))}
+      </ul>
+    </div>
   )
 }
 
@@ -50,23 +77,16 @@ export function ProjectDashboard() {
   const { t } = useTranslation()
   const access = useAccess()
   const entities = useEntities().filter((entity) => !entity.isLine && access.can(entity.permissions.LIST))
+  if (entities.length > 0) return <RecordCounts entities={entities} />
   return (
     <div>
       <header className="mb-6">
         <h1 className="text-2xl font-semibold tracking-tight">{t('dashboard.title')}</h1>
         <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('dashboard.subtitle')}</p>
       </header>
-      {entities.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 px-6 py-12 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400" data-testid="dashboard-empty">
-          {t('dashboard.nothing')}
-        </p>
-      ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-          {entities.map((entity) => (
-            <EntityCard key={entity.name} entity={entity} />
-          ))}
-        </ul>
-      )}
+      <p className="rounded-xl border border-dashed border-slate-300 px-6 py-12 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400" data-testid="dashboard-empty">
+        {t('dashboard.nothing')}
+      </p>
     </div>
   )
 }

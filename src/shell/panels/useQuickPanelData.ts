@@ -8,6 +8,8 @@ import { todayIso } from '../../../schema/kit/dates'
  */
 export const QUICK_PANEL_PATH = '/api/quick-panel/data'
 
+export const quickPanelKey = ['quick-panel'] as const
+
 export type QuickPanelActivity = { id: number; at: string; actor: string; entity: string; entity_id: number | null; action: string }
 
 export type QuickPanelData = { date: string; counts: Record<string, number>; recent: QuickPanelActivity[] }
@@ -38,10 +40,12 @@ export function quickPanelDataOf(body: unknown): QuickPanelData {
   return { date: typeof value.date === 'string' ? value.date : todayIso(), counts, recent }
 }
 
-export function useQuickPanelData() {
+/** The panel's content; the dashboard reads its counts from the same answer (one request for every list). */
+export function useQuickPanelData(options: { refetchOnMount?: boolean | 'always' } = {}) {
   return useQuery({
-    queryKey: ['quick-panel'],
+    queryKey: quickPanelKey,
     queryFn: async ({ signal }) => quickPanelDataOf(await apiRequest(QUICK_PANEL_PATH, { signal })),
     staleTime: 15_000,
+    ...options,
   })
 }

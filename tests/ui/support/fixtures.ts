@@ -158,9 +158,17 @@ export function userMenuAnswers(menu: unknown[]) {
   return http.get(api(USER_MENU_URL), () => HttpResponse.json({ menu_items: menu }))
 }
 
+export const QUICK_PANEL_URL = '/api/quick-panel/data'
+
+/** The quick panel's data (and the dashboard's counts): these counts by list key, no recent changes. */
+export function quickPanelAnswers(counts: Record<string, number>) {
+  return http.get(api(QUICK_PANEL_URL), () => HttpResponse.json({ date: '2026-05-04', counts, recent: [] }))
+}
+
 /**
  * What every ui test starts with: the token sign-in answers the stored user id as the
- * demo admin, and the menu is the whole registry. A test replaces them with `server.use`.
+ * demo admin, the menu is the whole registry and every list counts nothing. A test replaces
+ * them with `server.use`.
  */
 export const defaultHandlers = [
   http.get(api('/api/auth/access-token'), ({ request }) => {
@@ -169,6 +177,7 @@ export const defaultHandlers = [
     return HttpResponse.json({ user: { ...adminUser, id }, access_token: token })
   }),
   userMenuAnswers(registryMenu()),
+  quickPanelAnswers(Object.fromEntries(Object.values(registry).filter((e) => !e.isLine).map((e) => [e.listKey, 0]))),
   // The menu logout ends the session on the server too (issue 9).
   http.post(api('/api/auth/logout'), () => HttpResponse.json({ detail: 'You are signed out.' })),
 ]
