@@ -34,9 +34,26 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 export function authenticate(db: Db, secret: string) {
+  const verified = verifiedCaller(db, secret)
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    // A public route ignores the Authorization header: a stale token must not lock a guest out.
-    if (request.routeOptions.config.isPublic) return
+    // A public route never refuses for the token: a stale one must not lock a guest out. A
+    // valid one still says who asks (a signed-in reader is shown who wrote the rows).
+    if (request.routeOptions.config.isPublic) {
+      if (!request.headers.authorization) return
+      try {
+        await verified(request)
+      } catch {
+        // Read as a guest.
+      }
+      return
+    }
+    await verified(request)
+  }
+}
+
+/** Sets the request's caller from its token, or throws why it cannot (no token, not valid, session ended). */
+function verifiedCaller(db: Db, secret: string) {
+  return async (request: FastifyRequest): Promise<void> => {
     const token = bearerToken(request.headers.authorization)
     if (!token) throw new UnauthorizedError({ key: 'detail.no_credentials' })
     let claims: TokenClaims

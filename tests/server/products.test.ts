@@ -45,9 +45,9 @@ describeEachDatabase('products', (t) => {
     const b = await createProduct(t.current, { unit_price: '0.20' })
     const sum = await sql<{ total: string }>`select sum(unit_price)::text as total from product where id in (${a.id}, ${b.id})`.execute(t.current.db)
     expect(sum.rows[0]!.total).toBe('0.30')
-    // A large price keeps every digit a float would lose.
-    const big = await createProduct(t.current, { unit_price: '123456789012345678.91' })
-    expect(big.unit_price).toBe('123456789012345678.91')
+    // The largest price money takes keeps every cent.
+    const big = await createProduct(t.current, { unit_price: '999999999999.99' })
+    expect(big.unit_price).toBe('999999999999.99')
   })
 
   it('gives a new product its defaults (price 0.00, low-stock alert 5, not verified) and its name in Title Case', async () => {

@@ -125,9 +125,11 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
       const total = await countRows(t.current, entity.name)
       const res = await t.current.call({ method: 'GET', url: `${base}/${paged}` })
       expect(res.status).toBe(200)
-      expect(Object.keys(res.body).sort()).toEqual([...entity.listKeys, 'page', 'size', 'total_pages', 'total_elements'].sort())
+      // A search answers under its own keys too (`searchAlsoKeys`), each with the same rows.
+      const keys = paged === 'search/' ? entity.searchKeys : entity.listKeys
+      expect(Object.keys(res.body).sort()).toEqual([...keys, 'page', 'size', 'total_pages', 'total_elements'].sort())
       // Its other keys (`alsoListKeys`) carry the same rows.
-      for (const key of entity.listKeys) expect(res.body[key]).toEqual(res.body[entity.listKey])
+      for (const key of keys) expect(res.body[key]).toEqual(res.body[entity.listKey])
       expect(res.body).toMatchObject({ page: 1, size: 10, total_elements: total, total_pages: Math.ceil(total / 10) })
       expect(res.body[entity.listKey]).toHaveLength(10)
     })
@@ -276,9 +278,9 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
           const needle = literal ? `%_\\${tag.toUpperCase()}` : String(field.kind === 'ref' ? (a._labels as Record<string, unknown>)[name] : a[name]).slice(1, -1).toUpperCase()
           const res = await t.current.call({ method: 'GET', url: `${base}/search/?${name}=${encodeURIComponent(needle)}&size=100` })
           expect(res.status, res.raw).toBe(200)
-          expect(Object.keys(res.body).sort()).toEqual([...entity.listKeys, 'page', 'size', 'total_pages', 'total_elements'].sort())
-      // Its other keys (`alsoListKeys`) carry the same rows.
-      for (const key of entity.listKeys) expect(res.body[key]).toEqual(res.body[entity.listKey])
+          expect(Object.keys(res.body).sort()).toEqual([...entity.searchKeys, 'page', 'size', 'total_pages', 'total_elements'].sort())
+      // Its other keys (`alsoListKeys`, `searchAlsoKeys`) carry the same rows.
+      for (const key of entity.searchKeys) expect(res.body[key]).toEqual(res.body[entity.listKey])
           const found = res.body[entity.listKey] as Array<Record<string, unknown>>
           expect(ids(found as never)).toContain(a.id)
           if (b) expect(ids(found as never)).not.toContain(b.id)
@@ -316,7 +318,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
     if (entity.searchFields.length > 0) it('answers a search without matches with an empty page (200)', async () => {
       const res = await t.current.call({ method: 'GET', url: `${base}/search/?${entity.searchFields[0]}=no-row-has-this-text-zq` })
       expect(res.status).toBe(200)
-      expect(res.body).toEqual({ ...Object.fromEntries(entity.listKeys.map((key) => [key, []])), page: 1, size: 10, total_pages: 1, total_elements: 0 })
+      expect(res.body).toEqual({ ...Object.fromEntries(entity.searchKeys.map((key) => [key, []])), page: 1, size: 10, total_pages: 1, total_elements: 0 })
     })
 
     it('refuses an unknown search parameter, or a value with a NUL character, with 400 {detail}', async () => {
