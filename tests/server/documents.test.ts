@@ -352,6 +352,20 @@ describeEachDatabase(
         const all = (await t.current.call({ method: 'GET', url: `${memo.api.base}/search/?q=memo&size=100` })).body.memos.map((m: { id: number }) => m.id)
         expect(all).toEqual(expect.arrayContaining([mine.id, theirs.id]))
       })
+
+      it('lets only an admin set a field the registry keeps for admins, on create and on update; others may send it as it is', async () => {
+        const ann = await callerWith(t.current, ['MEMO_LIST', 'MEMO_DETAILS', 'MEMO_CREATE', 'MEMO_UPDATE'])
+        const refused = await ann({ method: 'POST', url: `${memo.api.base}/create/`, payload: { name: 'Pinned by Ann', is_pinned: true }, headers: { 'accept-language': 'en' } })
+        expect([refused.status, refused.body]).toEqual([403, { detail: 'Only an admin can set Pinned.' }])
+        const mine = await ann({ method: 'POST', url: `${memo.api.base}/create/`, payload: { name: 'Ann note', is_pinned: false } })
+        expect(mine.status, mine.raw).toBe(201)
+        expect((await ann({ method: 'PUT', url: `${memo.api.base}/update/${mine.body.id}`, payload: { name: 'Ann note 2', is_pinned: false } })).status).toBe(200)
+        expect((await ann({ method: 'PUT', url: `${memo.api.base}/update/${mine.body.id}`, payload: { is_pinned: true } })).status).toBe(403)
+        const pinned = await t.current.call({ method: 'PUT', url: `${memo.api.base}/update/${mine.body.id}`, payload: { is_pinned: true } })
+        expect([pinned.status, pinned.body.is_pinned]).toEqual([200, true])
+        // Sent back as it is, by the one who may not change it, it is kept.
+        expect((await ann({ method: 'PUT', url: `${memo.api.base}/update/${mine.body.id}`, payload: { name: 'Ann note 3', is_pinned: true } })).status).toBe(200)
+      })
     })
 
     describe('reports', () => {

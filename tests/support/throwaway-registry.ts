@@ -192,7 +192,11 @@ export const memo = defineEntity({
   module: 'test',
   listKey: 'memos',
   route: { area: 'memo-management', list: 'memos' },
-  fields: { name: f.text({ max: 50, required: true, search: true }) },
+  fields: {
+    name: f.text({ max: 50, required: true, search: true }),
+    // Pinned for everyone to see: an admin's choice alone.
+    is_pinned: f.boolean({ default: false, adminOnly: true }),
+  },
   scope: (caller) => (caller.isAdmin ? null : { created_by: caller.id }),
 })
 
@@ -251,6 +255,7 @@ export const throwawayCatalogue: Record<string, Catalogue> = {
   option: { draft: 'Draft', confirmed: 'Confirmed', cancelled: 'Cancelled' },
   action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order', cancel_question: 'Cancel it? What it posted is reversed.' },
   report: { gadget_sales: 'Gadget sales' },
+  field: { is_pinned: 'Pinned' },
 }
 
 type Mutable = Record<string, Record<string, Record<string, unknown>>>

@@ -1,7 +1,7 @@
 import { isBuiltInRow, type Entity, type Fields, type Message } from '../../../schema/kit'
 import type { Row, Trx } from '../../db/types'
 import type { EngineCtx } from '../access'
-import { BusinessError } from '../errors'
+import { BusinessError, ForbiddenError } from '../errors'
 import { hooksOf, type WriteAction } from '../hooks'
 import type { Values } from '../validate'
 
@@ -32,6 +32,15 @@ export async function runBefore(ctx: EngineCtx, trx: Trx, action: WriteAction, b
   }
   for (const h of hooksOf(ctx.hooks, ctx.entity)) {
     await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values, input })
+  }
+  // A field only an admin may set (Field.isAdminOnly): another caller may send it only as it is
+  // (after the domain's rules, whose own words about it come first).
+  if (ctx.actor && !ctx.actor.isAdmin && values) {
+    const set = ctx.entity.fieldNames.find((n) => {
+      const field = ctx.entity.fields[n]!
+      return field.isAdminOnly && n in values && values[n] !== (before ? before[n] : (field.defaultValue ?? null))
+    })
+    if (set) throw new ForbiddenError({ key: 'detail.admin_only_field', params: { label: ctx.entity.fieldLabelKey(set) } })
   }
 }
 
