@@ -2,13 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { entities, registry } from '../../schema'
-import { accessTokenAnswers, api, clerkUser, QUICK_PANEL_URL, storeSessionOf, USER_MENU_URL, type ServerUser } from './support/fixtures'
+import { accessTokenAnswers, api, clerkUser, QUICK_PANEL_URL, storeSessionOf, USER_MENU_URL, userMenuAnswers, type ServerUser } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
 
 /**
  * The landing page (issue 20): the counts of every list in one request — the quick panel's,
- * so the two agree — with the sidebar's menu never waiting behind them.
+ * so the two agree — with the sidebar's menu never waiting behind them; and for someone the
+ * back-office gives no list, a welcome to what is theirs instead of an empty page of counts.
  */
 const listed = entities.filter((e) => !e.isLine)
 
@@ -93,5 +94,75 @@ describe('the dashboard’s counts', () => {
     const card = await screen.findByRole('link', { name: 'Open Police Stations' })
     await waitFor(() => expect(card).toHaveTextContent('Unavailable'))
     expect(card).toHaveAttribute('href', registry.thana.ui.listPath)
+  })
+})
+
+describe('the landing page of someone the back-office gives no list', () => {
+  const member: ServerUser = { ...clerkUser, id: 12, email: 'nadia@example.com', username: 'nadia', role: 'USER', permissions: [] }
+
+  it('welcomes them by name to their profile, password, language and look — no empty counts, no empty quick panel', async () => {
+    let counted = 0
+    let saved: unknown
+    server.use(
+      userMenuAnswers([]),
+      http.post(api('/api/auth/user/update'), async ({ request }) => {
+        saved = await request.json()
+        return HttpResponse.json({ user: {} })
+      }),
+      http.get(api(QUICK_PANEL_URL), () => {
+        counted += 1
+        return HttpResponse.json({ date: '2026-05-04', counts: {}, recent: [] })
+      }),
+      http.get(api(`${registry.user.api.base}/12`), () => HttpResponse.json({ id: 12, first_name: 'Nadia', last_name: 'Akter', username: 'nadia', email: 'nadia@example.com' })),
+    )
+    const lists = watchListRequests()
+    signedInAs(member)
+    const { user } = await renderApp('/apps/dashboards/project')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Nadia Akter' })).toBeInTheDocument()
+    const welcome = screen.getByTestId('dashboard-welcome')
+    expect(within(welcome).getByText('nadia@example.com')).toBeInTheDocument()
+    expect(within(welcome).getByRole('link', { name: /My Profile/ })).toHaveAttribute('href', '/pages/profile')
+    expect(within(welcome).getByRole('link', { name: /Change password/ })).toHaveAttribute('href', '/pages/profile#password')
+    expect(within(welcome).getByRole('combobox', { name: 'Language' })).toHaveValue('en')
+    expect(screen.queryByText(/Records per module/)).not.toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Project dashboard' })).not.toBeInTheDocument()
+    expect(counted).toBe(0)
+    expect(lists).toEqual([])
+
+    // The look: dark in one click, as the toolbar's toggle does it.
+    await user.click(within(welcome).getByRole('button', { name: 'Dark' }))
+    await waitFor(() => expect(document.documentElement.classList.contains('dark')).toBe(true))
+    expect(within(welcome).getByRole('button', { name: 'Dark' })).toHaveAttribute('aria-pressed', 'true')
+    // …and kept with their account, as every change of the look is.
+    await waitFor(() => expect(saved).toMatchObject({ settings: { theme: { main: 'default-dark' } } }))
+
+    // Their quick panel: today, and no heading over nothing.
+    await user.click(screen.getByRole('button', { name: 'Quick panel' }))
+    const panel = await screen.findByRole('dialog', { name: 'Quick Panel' })
+    expect(await within(panel).findByTestId('quick-panel-date')).toBeInTheDocument()
+    expect(within(panel).queryByText('Records')).not.toBeInTheDocument()
+    expect(within(panel).queryByText('Recent activity')).not.toBeInTheDocument()
+  })
+
+  it('opens My Profile at the password when they choose to change it', async () => {
+    server.use(
+      userMenuAnswers([]),
+      http.get(api(`${registry.user.api.base}/12`), () => HttpResponse.json({ id: 12, first_name: 'Nadia', last_name: 'Akter', username: 'nadia', email: 'nadia@example.com' })),
+    )
+    const scrolled: string[] = []
+    const original = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.id)
+    }
+    try {
+      signedInAs(member)
+      const { user, router } = await renderApp('/apps/dashboards/project')
+      await user.click(await screen.findByRole('link', { name: /Change password/ }))
+      await waitFor(() => expect(router.state.location.pathname).toBe('/pages/profile'))
+      expect(await screen.findByRole('form', { name: 'Password' })).toBeInTheDocument()
+      await waitFor(() => expect(scrolled).toContain('password'))
+    } finally {
+      Element.prototype.scrollIntoView = original
+    }
   })
 })

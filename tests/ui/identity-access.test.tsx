@@ -136,9 +136,9 @@ describe('navigation from the role menu', () => {
 
     counted = 0
     signedInAs({ ...clerkUser, id: 9, role: 'USER', permissions: [] })
-    server.use(userMenuAnswers([]))
+    server.use(userMenuAnswers([]), http.get(api('/user/api/v1/user/9'), () => HttpResponse.json({ id: 9, first_name: 'Ula', last_name: 'User' })))
     await renderApp('/apps/dashboards/project')
-    expect(await screen.findByTestId('dashboard-empty')).toBeInTheDocument()
+    expect(await screen.findByTestId('dashboard-welcome')).toBeInTheDocument()
     expect(screen.queryByTestId('count-thana')).not.toBeInTheDocument()
     expect(counted).toBe(0)
   })

@@ -302,6 +302,7 @@ describe('register', () => {
       }),
       accessTokenAnswers({ ...adminUser, id: 12, role: 'USER', is_admin: false }),
       http.get(api('/menu_item/api/v1/menu_item/nested_menu_item_by_user_role/'), () => HttpResponse.json({ menu_items: [] })),
+      http.get(api(`${userBase}/12`), () => HttpResponse.json({ id: 12, first_name: 'Nadia', last_name: 'Akter', username: 'nadia', email: 'nadia@example.com' })),
     )
     const { user, router } = await renderApp('/register')
     await user.type(await screen.findByRole('textbox', { name: /^First Name/ }), 'Nadia')
@@ -321,7 +322,7 @@ describe('register', () => {
     expect(body).toEqual({ first_name: 'Nadia', last_name: 'Akter', username: 'nadia', email: 'nadia@example.com', password: 'secret1', confirm_password: 'secret1' })
     expect(localStorage.getItem('jwt_access_token')).toBe(`Bearer ${token}`)
     expect(localStorage.getItem('user_id')).toBe('12')
-    expect(await screen.findByTestId('dashboard-empty')).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Welcome, Nadia Akter' })).toBeInTheDocument()
     expect(screen.getByTestId('user-role')).toHaveTextContent('User')
   })
 

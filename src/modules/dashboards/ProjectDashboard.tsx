@@ -6,6 +6,7 @@ import type { AnyEntity } from '../../engine/entity-api'
 import { useFormat } from '../../i18n/useFormat'
 import { Icon } from '../../engine/ui/icons'
 import { useQuickPanelData } from '../../shell/panels/useQuickPanelData'
+import { Welcome } from './Welcome'
 
 type Count = { isPending: true } | { isPending: false; value: number | undefined }
 
@@ -70,23 +71,11 @@ function RecordCounts({ entities }: { entities: AnyEntity[] }) {
 }
 
 /**
- * `/apps/dashboards/project`: a card per registered entity the user may list, with its
- * record count. A role that lists nothing (a registered USER) sees no back-office data.
+ * `/apps/dashboards/project`: the records of every list the user may open; for someone the
+ * back-office gives no list (a registered USER), a welcome to what is theirs instead.
  */
 export function ProjectDashboard() {
-  const { t } = useTranslation()
   const access = useAccess()
   const entities = useEntities().filter((entity) => !entity.isLine && access.can(entity.permissions.LIST))
-  if (entities.length > 0) return <RecordCounts entities={entities} />
-  return (
-    <div>
-      <header className="mb-6">
-        <h1 className="text-2xl font-semibold tracking-tight">{t('dashboard.title')}</h1>
-        <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('dashboard.subtitle')}</p>
-      </header>
-      <p className="rounded-xl border border-dashed border-slate-300 px-6 py-12 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400" data-testid="dashboard-empty">
-        {t('dashboard.nothing')}
-      </p>
-    </div>
-  )
+  return entities.length === 0 ? <Welcome /> : <RecordCounts entities={entities} />
 }

@@ -1,4 +1,5 @@
-import { useId, useMemo, type ReactNode } from 'react'
+import { useLocation } from '@tanstack/react-router'
+import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { f } from '../../../schema/kit'
 import { useAccess } from '../../auth/useAccess'
@@ -21,10 +22,18 @@ const confirmField = f.password({ required: true })
 const primaryButton =
   'inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60'
 
-function Card({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+/** `anchor`: the section's address on the page (`/pages/profile#password`), brought into view when the page opens at it. */
+function Card({ title, subtitle, anchor, children }: { title: string; subtitle?: string; anchor?: string; children: ReactNode }) {
   const id = useId()
+  const hash = useLocation({ select: (location) => location.hash })
+  const isTarget = anchor !== undefined && hash === anchor
+  const ref = useRef<HTMLElement>(null)
+  // The router scrolls to a hash as it navigates, before this page has loaded its record.
+  useEffect(() => {
+    if (isTarget) ref.current?.scrollIntoView({ block: 'start' })
+  }, [isTarget])
   return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
+    <section ref={ref} id={anchor} aria-labelledby={id} className="scroll-mt-20 rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
       <div className="border-b border-slate-200 px-6 py-4 dark:border-slate-800">
         <h2 id={id} className="text-base font-semibold">
           {title}
@@ -142,7 +151,7 @@ function Profile({ user, row }: { user: AnyEntity; row: Row }) {
         </form>
       </Card>
 
-      <Card title={t('profile.password')} subtitle={t('profile.password_text')}>
+      <Card title={t('profile.password')} subtitle={t('profile.password_text')} anchor="password">
         <form onSubmit={(e) => void password.submit(e)} noValidate aria-label={t('profile.password')}>
           <div className="space-y-5 p-6">
             {password.serverError && <Banner kind="error">{password.serverError}</Banner>}

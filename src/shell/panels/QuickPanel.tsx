@@ -12,6 +12,7 @@ export function QuickPanel({ onClose }: { onClose: () => void }) {
   const format = useFormat()
   const entities = useEntities()
   const query = useQuickPanelData()
+  const hasLists = query.isSuccess && Object.keys(query.data.counts).length > 0
   const byListKey = new Map(entities.map((e) => [e.listKey, e]))
   const byName = new Map(entities.map((e) => [e.name, e]))
   const labelOf = (name: string) => {
@@ -41,45 +42,50 @@ export function QuickPanel({ onClose }: { onClose: () => void }) {
               {format.longDate(query.data.date)}
             </p>
           </section>
-          <section>
-            <h3 className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{t('quick_panel.records')}</h3>
-            <dl className="mt-2 grid grid-cols-2 gap-2">
-              {Object.entries(query.data.counts).map(([listKey, count]) => {
-                const entity = byListKey.get(listKey)
-                return (
-                  <div key={listKey} className="rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-800">
-                    <dt className="truncate text-xs text-slate-500 dark:text-slate-400">{entity ? t(`${entity.labelKey}.other`) : listKey}</dt>
-                    <dd className="text-lg font-semibold tabular-nums">{format.integer(count)}</dd>
-                  </div>
-                )
-              })}
-            </dl>
-          </section>
-          <section>
-            <h3 className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">
-              <Icon name="clock" className="size-4" />
-              {t('quick_panel.recent')}
-            </h3>
-            {query.data.recent.length === 0 ? (
-              <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">{t('quick_panel.no_activity')}</p>
-            ) : (
-              <ol className="mt-2 space-y-3">
-                {query.data.recent.map((row) => (
-                  <li key={`${row.id}-${row.at}`} className="text-sm">
-                    <p>
-                      {t(`quick_panel.action_${row.action}`, {
-                        defaultValue: t('quick_panel.action_other', { action: row.action, actor: row.actor, entity: labelOf(row.entity), id: row.entity_id ?? '' }),
-                        actor: row.actor || t('quick_panel.someone'),
-                        entity: labelOf(row.entity),
-                        id: row.entity_id ?? '',
-                      })}
-                    </p>
-                    <p className="text-xs text-slate-500 dark:text-slate-400">{format.dateTime(row.at)}</p>
-                  </li>
-                ))}
-              </ol>
-            )}
-          </section>
+          {/* Someone who may open no list (a registered USER) has no records and no changes to them: no empty headings. */}
+          {hasLists && (
+            <section>
+              <h3 className="text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">{t('quick_panel.records')}</h3>
+              <dl className="mt-2 grid grid-cols-2 gap-2">
+                {Object.entries(query.data.counts).map(([listKey, count]) => {
+                  const entity = byListKey.get(listKey)
+                  return (
+                    <div key={listKey} className="rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-800">
+                      <dt className="truncate text-xs text-slate-500 dark:text-slate-400">{entity ? t(`${entity.labelKey}.other`) : listKey}</dt>
+                      <dd className="text-lg font-semibold tabular-nums">{format.integer(count)}</dd>
+                    </div>
+                  )
+                })}
+              </dl>
+            </section>
+          )}
+          {hasLists && (
+            <section>
+              <h3 className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wider text-slate-500 dark:text-slate-400">
+                <Icon name="clock" className="size-4" />
+                {t('quick_panel.recent')}
+              </h3>
+              {query.data.recent.length === 0 ? (
+                <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">{t('quick_panel.no_activity')}</p>
+              ) : (
+                <ol className="mt-2 space-y-3">
+                  {query.data.recent.map((row) => (
+                    <li key={`${row.id}-${row.at}`} className="text-sm">
+                      <p>
+                        {t(`quick_panel.action_${row.action}`, {
+                          defaultValue: t('quick_panel.action_other', { action: row.action, actor: row.actor, entity: labelOf(row.entity), id: row.entity_id ?? '' }),
+                          actor: row.actor || t('quick_panel.someone'),
+                          entity: labelOf(row.entity),
+                          id: row.entity_id ?? '',
+                        })}
+                      </p>
+                      <p className="text-xs text-slate-500 dark:text-slate-400">{format.dateTime(row.at)}</p>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </section>
+          )}
         </div>
       )}
     </Drawer>
