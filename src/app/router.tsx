@@ -78,20 +78,26 @@ export function buildRouteTree({ entities, reports = [], signedInRoutes, loadAll
 
   const error404Route = createRoute({ getParentRoute: () => rootRoute, path: paths.error404, component: ErrorPage404 })
 
-  if (entities === null) {
-    const catchAll = createRoute({
-      getParentRoute: () => rootRoute,
-      path: '$',
-      beforeLoad: async ({ location }) => {
-        if (!loadAllRoutes) throw redirect({ to: paths.error404, replace: true })
-        await loadAllRoutes()
-        throw redirect({ href: hrefOf(location), replace: true })
-      },
-    })
-    return rootRoute.addChildren([loginRoute, indexRoute, error404Route, catchAll])
-  }
+  /*
+   * The catch-all is in both trees, under the same id. While the public tree's loads the
+   * registry, its match may already be drawn (its pending state, after defaultPendingMs);
+   * the tree is swapped under it, and a match whose route the new tree lacks threw
+   * "Cannot read properties of undefined (reading 'options')" in the router's rendering
+   * (issue 20: seen after sign-in whenever the registry took longer than 300 ms to come).
+   * In the full tree it sends what no route matches to the error page.
+   */
+  const catchAll = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '$',
+    beforeLoad: async ({ location }) => {
+      if (entities !== null || !loadAllRoutes) throw redirect({ to: paths.error404, replace: true })
+      await loadAllRoutes()
+      throw redirect({ href: hrefOf(location), replace: true })
+    },
+  })
+  if (entities === null) return rootRoute.addChildren([loginRoute, indexRoute, error404Route, catchAll])
   if (!signedInRoutes) throw new Error('buildRouteTree: an entity list needs the signedInRoutes builder')
-  return rootRoute.addChildren([loginRoute, indexRoute, error404Route, ...signedInRoutes({ rootRoute, entities, reports, queryClient })])
+  return rootRoute.addChildren([loginRoute, indexRoute, error404Route, ...signedInRoutes({ rootRoute, entities, reports, queryClient }), catchAll])
 }
 
 /** Any URL no route matches goes to the error page (spec §2). */

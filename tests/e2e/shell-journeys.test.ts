@@ -143,3 +143,58 @@ describe('accessibility (axe): no serious or critical violations', () => {
     await fresh.close()
   })
 })
+
+describe('the first seconds after sign-in', () => {
+  /**
+   * Signs in on a fresh page whose code arrives slowly (every script after the login screen's
+   * held back `delayMs`, as on a busy machine or a slow link) and watches it for a few seconds:
+   * the console errors, and the API requests made from the Login button on.
+   */
+  async function signInSlowly(credentials: { email: string; password: string }, delayMs = 600) {
+    const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    const errors: string[] = []
+    fresh.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    fresh.on('pageerror', (e) => errors.push(e.message))
+    const requests: string[] = []
+    fresh.on('request', (r) => {
+      const path = new URL(r.url()).pathname
+      if (path.startsWith('/api/') || path.includes('/api/v1/')) requests.push(path)
+    })
+    await fresh.goto(`${server.url}/login`)
+    await fresh.waitForFunction(() => (document.querySelector('input[type=email]') as HTMLInputElement | null)?.value === 'admin@example.com')
+    await fresh.route('**/assets/*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs))
+      await route.continue()
+    })
+    await fresh.locator('input[type=email]').fill(credentials.email)
+    await fresh.locator('input[type=password]').fill(credentials.password)
+    // What the login screen asked for itself (the site's settings) is not the sign-in's.
+    requests.length = 0
+    await fresh.getByRole('button', { name: 'Login' }).click()
+    await fresh.waitForURL(/\/apps\/dashboards\/project$/)
+    return { page: fresh, errors, requests }
+  }
+
+  it('shows the menu and the counts, asked once for every list, with no console error', async () => {
+    const { page: fresh, errors, requests } = await signInSlowly({ email: 'admin@example.com', password: 'admin123' })
+    const nav = fresh.getByRole('navigation', { name: 'Main navigation' })
+    await expect.poll(() => nav.getByRole('link', { name: 'Police Stations' }).isVisible()).toBe(true)
+    await fresh.getByTestId('count-thana').waitFor()
+    await fresh.waitForTimeout(3000)
+    // The router swapped in the signed-in routes under a drawn match (issue 20: "reading 'options'").
+    expect(errors).toEqual([])
+    expect(requests.filter((path) => path === '/api/quick-panel/data')).toHaveLength(1)
+    expect(requests.filter((path) => path.endsWith('/all/'))).toEqual([])
+    await fresh.close()
+  })
+
+  it('welcomes a registered USER to their profile, with no console error', async () => {
+    const { page: fresh, errors } = await signInSlowly({ email: 'user@example.com', password: 'user1234' })
+    await expect.poll(() => fresh.getByRole('heading', { level: 1, name: /^Welcome, / }).isVisible()).toBe(true)
+    expect(await fresh.getByTestId('dashboard-welcome').getByRole('link', { name: /My Profile/ }).getAttribute('href')).toBe('/pages/profile')
+    expect(await fresh.getByText('Records per module').count()).toBe(0)
+    await fresh.waitForTimeout(3000)
+    expect(errors).toEqual([])
+    await fresh.close()
+  })
+})
