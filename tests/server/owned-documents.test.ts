@@ -48,7 +48,8 @@ describeEachDatabase(
         { what: "a donation's receipt", entity: registry.receipt_voucher, invoice: donation.invoice_no, owner: 'Donation', ownerId: donation.id },
         { what: "a subscription's receipt", entity: registry.receipt_voucher, invoice: subscription.invoice_no, owner: 'Subscription', ownerId: subscription.id },
         { what: "a cause's sales entry", entity: registry.sales, invoice: cause.sales_invoice_no, owner: 'Cause', ownerId: cause.id },
-        { what: "a cause donation's receipt", entity: registry.receipt_voucher, invoice: causeDonation.invoice_no, owner: 'Cause Donation', ownerId: causeDonation.id },
+        // A cause donation is a donation with a cause (issue 20): its receipt is the donation's, under the same id.
+        { what: "a cause donation's receipt", entity: registry.receipt_voucher, invoice: causeDonation.invoice_no, owner: 'Donation', ownerId: causeDonation.id },
         { what: "a stock transfer's journal", entity: registry.journal, invoice: confirmed.body.journal_no, owner: 'Stock transfer', ownerId: transfer.id },
       ]
     })

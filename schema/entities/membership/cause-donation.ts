@@ -1,28 +1,35 @@
 import { defineEntity, f } from '../../kit'
+import { donation, donationSections, donorRules } from './donation'
 
 /**
- * A signed-in user's donation to a cause (api-contract §4.5, `cause_donation/create/` with
- * `{cause, amount}`): it adds to the cause's `raised_amount` and posts a receipt (Dr Cash,
- * Cr the donor's ledger) under `invoice_no`, referring to the cause's sales invoice
- * (`ref_invoice_no`). The donor is the user who gave it, `created_by`
- * (server/domain/membership/cause-donations.ts).
+ * A donation seen from its cause (api-contract §4.5, `cause_donation/create/` with `{cause,
+ * amount}`; issue 20). Not a second kind of gift but a Donation (`extends`: its row is the
+ * donation's row, same id) whose cause is required. Why a view of the one model rather than a
+ * table of gifts of its own: two tables were two truths — donations to a cause left its
+ * raised amount alone, cause donations named no donor and credited the clerk. So the desk
+ * records one thing — the donor (a member, a person, or anonymous), the cause it raises, the
+ * payment method whose ledger receives it — posted once, by the donation's receipt, while the
+ * contract's routes, list key and fields keep their shapes. Its own table holds only ids: the
+ * membership module keeps in it every donation that names a cause, whichever route wrote it,
+ * and one written here runs the donation's rules and hooks (server/domain/membership/
+ * donations.ts). The contract's body names no donor: such a gift is anonymous
+ * (cause-donations.ts).
  */
 export const causeDonation = defineEntity({
   name: 'cause_donation',
   module: 'membership',
+  extends: donation,
   confidential: true,
   listKey: 'cause_donations',
   labelField: 'invoice_no',
   route: { area: 'causedonation-management', list: 'causedonations' },
   fields: {
     cause: f.ref('cause', { required: true, search: true }),
-    // Money received is above zero: a receipt of nothing posts nothing.
-    amount: f.money({ required: true, gt: '0', messages: { above_value: 'validation.amount_above_zero' } }),
-    invoice_no: f.text({ max: 50, readOnly: true, code: true, search: true }),
-    ref_invoice_no: f.text({ max: 50, readOnly: true, code: true }),
   },
-  listColumns: ['cause', 'amount', 'invoice_no', 'ref_invoice_no'],
-  filters: ['cause', 'amount'],
-  posts: { as: 'receipt_voucher', number: 'invoice_no' },
+  search: ['invoice_no', 'first_name', 'last_name', 'email'],
+  rules: donorRules,
+  sections: donationSections,
+  listColumns: ['invoice_no', 'cause', 'amount', 'donor', 'first_name', 'last_name', 'is_anonymous', 'payment_method', 'ref_invoice_no'],
+  filters: ['cause', 'donor', 'is_anonymous', 'payment_method', 'amount'],
   nav: { group: 'membership', icon: 'payments', order: 10 },
 })

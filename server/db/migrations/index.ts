@@ -156,6 +156,13 @@ export const migrations: readonly Migration[] = [
       await ledgerDayTotals(trx)
     },
   },
+  {
+    version: 7,
+    name: 'cause donations are donations with a cause: their rows moved into donation, every cause raised by all its donations',
+    up: async (trx) => {
+      await causeDonationsAsDonations(trx)
+    },
+  },
 ]
 
 /**
@@ -346,4 +353,37 @@ async function reshapeRoleMenus(trx: Trx): Promise<void> {
   await sql`delete from row_count where table_name = 'role_menu'`.execute(trx)
   await sql`alter table role_menu_next rename to role_menu`.execute(trx)
   await sql`alter index role_menu_next_pkey rename to role_menu_pkey`.execute(trx)
+}
+
+/**
+ * Cause donations were rows of their own (cause, amount, invoice_no, ref_invoice_no) naming no
+ * donor, and donations to a cause left its raised amount alone; a cause donation is now a
+ * donation with a cause, `cause_donation` keeping only the ids of such donations (issue 20,
+ * schema/entities/membership/cause-donation.ts). A database of the earlier shape has its cause
+ * donations moved into `donation`, each under a new id, its number, receipt and audit history
+ * kept: its donor is the user its receipt credited (its author; anonymous when that user is
+ * gone). Then every cause's raised amount is the sum of the donations naming it, those that
+ * never counted included. A new database gets the tables from the registry sync.
+ */
+async function causeDonationsAsDonations(trx: Trx): Promise<void> {
+  const legacy = await sql<{ x: number }>`
+    select 1 as x from information_schema.columns
+    where table_schema = current_schema() and table_name = 'cause_donation' and column_name = 'amount'`.execute(trx)
+  if (legacy.rows.length === 0) return
+  // The columns the move writes, as the registry declares them (the sync adds their references and indexes).
+  await sql`alter table donation add column if not exists donor bigint, add column if not exists is_anonymous boolean not null default false,
+    add column if not exists ref_invoice_no varchar(50)`.execute(trx)
+  await sql`alter table donation alter column first_name drop not null, alter column last_name drop not null, alter column email drop not null`.execute(trx)
+  await sql`create temporary table moved_cause_donation on commit drop as
+    select id as old_id, nextval(pg_get_serial_sequence('donation', 'id')) as new_id from cause_donation order by id`.execute(trx)
+  await sql`
+    insert into donation (id, cause, amount, first_name, last_name, email, is_anonymous, invoice_no, ref_invoice_no, created_at, updated_at, created_by, updated_by)
+    select m.new_id, c.cause, c.amount, u.first_name, u.last_name, u.email, u.id is null, c.invoice_no, c.ref_invoice_no, c.created_at, c.updated_at, c.created_by, c.updated_by
+    from cause_donation c join moved_cause_donation m on m.old_id = c.id left join "user" u on u.id = c.created_by`.execute(trx)
+  await sql`update audit_log a set entity = 'donation', entity_id = m.new_id from moved_cause_donation m where a.entity = 'cause_donation' and a.entity_id = m.old_id`.execute(trx)
+  await sql`drop table cause_donation`.execute(trx)
+  await sql`delete from row_count where table_name = 'cause_donation'`.execute(trx)
+  await sql`create table cause_donation (id bigint primary key)`.execute(trx)
+  await sql`insert into cause_donation (id) select id from donation where cause is not null`.execute(trx)
+  await sql`update cause c set raised_amount = coalesce((select sum(d.amount) from donation d where d.cause = c.id), 0)`.execute(trx)
 }

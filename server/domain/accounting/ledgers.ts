@@ -51,6 +51,26 @@ export async function ensureLedger(deps: LedgerDeps, spec: { type: string; refer
   return Number(row.id)
 }
 
+/**
+ * A ledger of the chart found by its name under `group` (any case), made there when there is
+ * none: an account the business holds rather than a person's — a payment method's wallet
+ * ("Bkash Account" under Bank Accounts).
+ */
+export async function ensureNamedLedger(deps: LedgerDeps, spec: { name: string; group: string }): Promise<number> {
+  const { trx } = deps
+  const name = spec.name.trim().slice(0, LEDGER_NAME_MAX)
+  await lockName(trx, `ledger:${spec.group}:${name.toLowerCase()}`)
+  const found = await sql<{ id: number }>`
+    select l.id from ledger_account l join "group" g on g.id = l.head_group
+    where lower(l.name) = lower(${name}) and g.name = ${spec.group} order by l.id limit 1`.execute(trx)
+  if (found.rows[0]) return Number(found.rows[0].id)
+  const group = await sql<{ id: number }>`select id from "group" where name = ${spec.group} order by id limit 1`.execute(trx)
+  if (!group.rows[0]) throw new BusinessError({ key: 'detail.ledger_group_missing', params: { group: spec.group } })
+  const entity = deps.registry.find((e) => e.name === 'ledger_account')!
+  const row = await createRow({ db: trx, registry: deps.registry, entity, actor: deps.actor, access: 'system', hooks: deps.hooks }, { name, head_group: Number(group.rows[0].id) })
+  return Number(row.id)
+}
+
 /** A sub-ledger by name (`cause`), made when missing. */
 export async function ensureSubLedger(deps: LedgerDeps, name: string): Promise<number> {
   const { trx } = deps

@@ -2,8 +2,9 @@ import { sql } from 'kysely'
 import { ensureLedger, type LedgerDeps } from '../accounting/ledgers'
 
 /**
- * The ledgers of the people who give (api-contract §5.1): a donor's own ledger (`user_ledger`
- * under Sundry Creditors), found or made by the accounting core.
+ * The ledgers of the people who give (api-contract §5.1), found or made by the accounting
+ * core, all under Sundry Creditors: a member's own (`member_ledger`, made with the member), a
+ * donor known by e-mail (`user_ledger`), and the one ledger of the donors who give no name.
  */
 export async function userLedger(deps: LedgerDeps, userId: number): Promise<number> {
   const person = await sql<{ first_name: string | null; last_name: string | null; email: string }>`select first_name, last_name, email from "user" where id = ${userId}`.execute(deps.trx)
@@ -11,3 +12,16 @@ export async function userLedger(deps: LedgerDeps, userId: number): Promise<numb
   const name = p ? [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email : ''
   return ensureLedger(deps, { type: 'user_ledger', referenceId: userId, group: 'Sundry Creditors', name })
 }
+
+/** A member's ledger (the registry's `ledger` of members, named by their username). */
+export async function memberLedger(deps: LedgerDeps, memberId: number): Promise<number> {
+  const member = await deps.trx.selectFrom('user').select(['username', 'email']).where('id', '=', memberId).executeTakeFirst()
+  return ensureLedger(deps, { type: 'member_ledger', referenceId: memberId, group: 'Sundry Creditors', name: String(member?.username ?? member?.email ?? '') })
+}
+
+/**
+ * The ledger every anonymous gift is credited to: one for all of them (`anonymous_donors`,
+ * `reference_id` 0 — it stands for no record), made by the first such gift.
+ */
+export const anonymousDonorsLedger = (deps: LedgerDeps): Promise<number> =>
+  ensureLedger(deps, { type: 'anonymous_donors', referenceId: 0, group: 'Sundry Creditors', name: 'Anonymous Donors' })

@@ -10,7 +10,7 @@ import { createRow, inTransaction, readList } from '../../engine/service'
 import { readBody } from '../../engine/uploads'
 import { asSystem } from '../../engine/access'
 import { utcDay } from '../../../schema/kit/dates'
-import { ensureLedger } from '../accounting/ledgers'
+import { memberLedger } from './ledgers'
 import { receiptOf } from './receipts'
 
 /**
@@ -26,10 +26,7 @@ export const subscriptionHooks: EntityHooks = {
 }
 
 export const subscriptionReceipt = receiptOf({
-  creditLedger: async (deps, row) => {
-    const member = await deps.trx.selectFrom('user').select(['username', 'email']).where('id', '=', Number(row.member)).executeTakeFirst()
-    return ensureLedger(deps, { type: 'member_ledger', referenceId: Number(row.member), group: 'Sundry Creditors', name: String(member?.username ?? member?.email ?? '') })
-  },
+  creditLedger: (deps, row) => memberLedger(deps, Number(row.member)),
   date: (row: Row) => utcDay((row.subscription_date ?? row.created_at) as Date | string),
 })
 

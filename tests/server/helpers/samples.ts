@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { entities as registeredEntities } from '../../../schema'
-import { money, type AnyField, type Entity, type Fields, type MessageRule } from '../../../schema/kit'
+import { money, rootOf, type AnyField, type Entity, type Fields, type MessageRule } from '../../../schema/kit'
 import { messageOf } from '../../../schema/kit/validators'
+import { factSql } from '../../../server/engine/facts'
 import { createRow as engineCreate } from '../../../server/engine/service'
 import { catalogues } from '../../../server/i18n'
 import type { Values } from '../../../server/engine/validate'
@@ -133,9 +134,32 @@ export async function createReferences(t: TestApp, entity: AnyEntity, all: reado
       await visit(te, [...path, target])
       ids[target] = (await createRow(t, te, sampleInput(te, ids))).id as number
     }
+    await referFactually(t, e, ids)
   }
   await visit(entity, [entity.name])
   return ids
+}
+
+/**
+ * A reference that a rule judges by a fact of the row it points at (a payment method's ledger
+ * must hold money: `is_cash_bank`) points at a row for which the rule holds — the first such
+ * row of its target, the seeded ones included — as the server, which knows every fact, judges.
+ */
+async function referFactually(t: TestApp, entity: AnyEntity, ids: RefIds): Promise<void> {
+  const { registry, hooks } = t.app.engine
+  for (const rule of entity.rules) {
+    for (const fact of rule.facts ?? []) {
+      const target = registry.find((e) => e.name === fact.target)
+      const sqlOf = target && factSql(hooks, target, fact.name)
+      if (fact.field.includes('.') || entity.fields[fact.field]?.ref?.target !== fact.target || !target || !sqlOf) continue
+      const rows = await sql<{ id: number; fact: unknown }>`select t.id, ${sqlOf('t')} as fact from ${sql.id(rootOf(target).name)} t order by t.id limit 500`.execute(t.db)
+      const facts = new Map(rows.rows.map((r) => [Number(r.id), r.fact]))
+      const holds = (id: number) => rule.check({ [fact.field]: id }, { mode: 'create', input: {}, fact: (name, of, what) => (name === fact.target && what === fact.name ? facts.get(Number(of)) : undefined) })
+      if (ids[fact.target] !== undefined && holds(ids[fact.target]!)) continue
+      const found = [...facts.keys()].find(holds)
+      if (found !== undefined) ids[fact.target] = found
+    }
+  }
 }
 
 /** Fields a response carries (write-only ones, passwords, never are). */

@@ -25,7 +25,8 @@ describe('PUBLIC_READ', () => {
     ['journal', "PUBLIC_READ: 'journal' holds the business's confidential records"],
     ['account_log', "PUBLIC_READ: 'account_log' holds the business's confidential records"],
     ['ledger_account', "PUBLIC_READ: 'ledger_account' holds the business's confidential records"],
-    ['cause_donation', "PUBLIC_READ: 'cause_donation' holds the business's confidential records"],
+    // A donation seen from its cause names its donor (issue 20): a member, or a person's e-mail.
+    ['cause_donation', "PUBLIC_READ: 'cause_donation' holds personal data (its field 'donor')"],
     ['role_menu', "PUBLIC_READ: 'role_menu' is an access entity; of those only role, permission, menu_item may be opened"],
     ['cites', "PUBLIC_READ: 'cites' is not an entity (known: country, city"],
     ['role_menu_item', "PUBLIC_READ: 'role_menu_item' is not an entity"],
