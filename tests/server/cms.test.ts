@@ -363,9 +363,11 @@ describeEachDatabase(
       expect(await anonymous(`${META}/get_meta_data_by_cms_content_slug/${content.slug}/`)).toMatchObject({ meta_title: 'Public', created_by: null, updated_by: null })
       expect((await anonymous(`${MENU}/get_all_menu_content_and_image_by_cms_menu_id/${menu.id}`)).menu_contents).toEqual({ [content.name]: null })
       expect((await anonymous(`${MENU}/get_all_nested_cms_menu/`)).menus.map((m: { id: number }) => m.id)).toContain(menu.id)
-      // A public route takes no token: a signed-in caller reads it as anyone does.
+      // A signed-in caller is told who wrote them; a token that is not valid reads as a guest, never refused.
       const signed = await t.current.call({ method: 'GET', url: `/cms_menu_content/api/v1/get_all_cms_menu_content_by_cms_menu_id/${menu.id}` })
-      expect(signed.body.menu_items[0].created_by).toBeNull()
+      expect(signed.body.menu_items[0].created_by).toBe('admin@example.com')
+      const stale = await t.current.call({ method: 'GET', url: `/cms_menu_content/api/v1/get_all_cms_menu_content_by_cms_menu_id/${menu.id}`, headers: { authorization: 'Bearer not.a.token' } })
+      expect([stale.status, stale.body.menu_items[0].created_by]).toEqual([200, null])
       // The blog categories' second base keeps its token; the engine's base is the open one.
       expect((await t.current.call({ method: 'GET', url: `${BLOG_CATEGORY_CONTRACT_BASE}/all/`, asAnonymous: true })).status).toBe(401)
       await anonymous(`${registry.cms_blog_category.api.base}/all/`)

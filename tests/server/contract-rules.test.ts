@@ -163,7 +163,8 @@ describeEachDatabase('contract rules', (t) => {
         // A stored secret shows as set; an input-only confirmation is never stored, so never audited.
         const secrets = entity.fieldNames.filter((n) => entity.fields[n]!.isWriteOnly && !entity.fields[n]!.isTransient)
         // The field changed: a plain one, or — a document with nothing else to enter — its lines.
-        const field = readable.find((n) => !['ref', 'refs', 'boolean'].includes(entity.fields[n]!.kind) && !entity.fields[n]!.isReadOnly) ?? entity.linesFieldNames[0]!
+        // (A file is changed by an upload alone, which the uploads suites audit.)
+        const field = readable.find((n) => !['ref', 'refs', 'boolean', 'file', 'image'].includes(entity.fields[n]!.kind) && !entity.fields[n]!.isReadOnly) ?? entity.linesFieldNames[0]!
         const lines = entity.linesFieldNames
         const count = (r: Record<string, unknown>, n: string) => (r[n] as unknown[]).length
         const changed = await t.current.call({ method: 'PUT', url: `${entity.api.base}/update/${id}`, payload: { [field]: sampleInput(entity, refIds)[field] } })
