@@ -70,7 +70,7 @@ describe('saving a record', () => {
     await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Inventory')
     await user.click(screen.getByRole('button', { name: 'Save & close' }))
     await waitFor(() => expect(router.state.location.pathname).toBe(memo.ui.listPath))
-    expect(sent.map((s) => `${s.method} ${JSON.stringify(s.body)}`)).toEqual(['POST {"name":"Pay day"}', 'PUT {"name":"Pay day (2)"}', 'POST {"name":"Stock take"}', 'POST {"name":"Inventory"}'])
+    expect(sent.map((s) => `${s.method} ${JSON.stringify(s.body)}`)).toEqual(['POST {"name":"Pay day","is_pinned":false}', 'PUT {"name":"Pay day (2)"}', 'POST {"name":"Stock take","is_pinned":false}', 'POST {"name":"Inventory","is_pinned":false}'])
   })
 
   it('saves with Ctrl/Cmd+S from any field, and keeps the action bar in view at the bottom', async () => {
@@ -86,7 +86,7 @@ describe('saving a record', () => {
     const name = await screen.findByRole('textbox', { name: /^Name/ })
     fireEvent.change(name, { target: { value: 'Keys' } })
     fireEvent.keyDown(name, { key: 's', metaKey: true })
-    await waitFor(() => expect(sent).toEqual([{ name: 'Keys' }]))
+    await waitFor(() => expect(sent).toEqual([{ name: 'Keys', is_pinned: false }]))
     expect(screen.getByTestId('form-actions')).toHaveClass('sticky', 'bottom-0')
   })
 })
