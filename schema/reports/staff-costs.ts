@@ -14,9 +14,10 @@ export const staffCosts = defineReport({
   columns: {
     branch: f.text({ label: 'field.branch' }),
     employees: f.integer({ label: 'field.employees' }),
-    basic_money: f.integer(),
-    allowance_money: f.integer(),
-    total_money: f.integer({ label: 'field.total_money' }),
+    // Money, shown as money (two places, grouped), though the contract keeps salaries in whole units.
+    basic_money: f.money(),
+    allowance_money: f.money(),
+    total_money: f.money({ label: 'field.total_money' }),
   },
   totals: ['employees', 'basic_money', 'allowance_money', 'total_money'],
   ordering: ['branch'],

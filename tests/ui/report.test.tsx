@@ -271,7 +271,7 @@ describe('the report screen', () => {
     expect(print).toHaveBeenCalledOnce()
   })
 
-  it('shows the app’s staff costs, unpaged, with whole numbers in its totals row', async () => {
+  it('shows the app’s staff costs, unpaged, its money as money (two places, grouped) in rows and totals', async () => {
     storeSession()
     const asked: URLSearchParams[] = []
     server.use(
@@ -295,8 +295,11 @@ describe('the report screen', () => {
     expect(await screen.findByRole('heading', { name: 'Staff costs by branch' })).toBeInTheDocument()
     await screen.findByText('Dhaka')
     const totals = screen.getAllByRole('rowgroup').find((g) => g.tagName === 'TFOOT')!
-    expect(within(totals).getByText('102,000')).toHaveClass('text-end')
-    expect(within(totals).getByText('107,000')).toBeInTheDocument()
+    expect(within(totals).getByText('102,000.00')).toHaveClass('text-end')
+    expect(within(totals).getByText('107,000.00')).toBeInTheDocument()
+    // A head count stays a whole number; a branch without allowances shows 0.00, not 0.
+    expect(within(totals).getByText('3')).toBeInTheDocument()
+    expect(screen.getAllByText('0.00').length).toBeGreaterThan(0)
     // Unpaged: no page or size asked, no pages shown.
     expect(Object.fromEntries(asked[0]!)).toEqual({})
     expect(screen.queryByRole('button', { name: 'Next page' })).not.toBeInTheDocument()
