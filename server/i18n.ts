@@ -3,7 +3,7 @@ import en from '../src/i18n/locales/en/registry.json' with { type: 'json' }
 import tr from '../src/i18n/locales/tr/registry.json' with { type: 'json' }
 import ar from '../src/i18n/locales/ar/registry.json' with { type: 'json' }
 import type { Catalogue } from '../schema/check'
-import { renderMessage, type Message } from '../schema/kit'
+import { addMessageFormats, renderMessage, type Message } from '../schema/kit'
 
 /**
  * The server renders validation messages from the same catalogues as the browser (their
@@ -22,6 +22,7 @@ await instance.init({
   interpolation: { escapeValue: false },
   initAsync: false,
 })
+addMessageFormats(instance.services.formatter)
 
 const translators = new Map<Language, TFunction>(languages.map((l) => [l, instance.getFixedT(l)]))
 

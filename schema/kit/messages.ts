@@ -80,3 +80,20 @@ export function renderMessage(t: Translate, m: Message): string {
   if (typeof params.entity === 'string') params.entity = t(`${params.entity}.one`)
   return t(m.key, params)
 }
+
+/**
+ * The `money` format of messages (`{{difference, money}}`): two places, grouped, in the
+ * message's language with Latin digits (as the screens show amounts) — from the decimal
+ * string itself, never a float. Added to the server's i18next and the browser's alike.
+ */
+export function addMessageFormats(formatter: { add: (name: string, format: (value: unknown, lng: string | undefined) => string) => void } | undefined): void {
+  const formats = new Map<string, Intl.NumberFormat>()
+  formatter?.add('money', (value, lng) => {
+    const text = String(value)
+    if (!/^-?\d+(\.\d+)?$/.test(text)) return text
+    const locale = lng === 'ar' ? 'ar-u-nu-latn' : (lng ?? 'en')
+    let format = formats.get(locale)
+    if (!format) formats.set(locale, (format = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })))
+    return format.format(text as `${number}`)
+  })
+}

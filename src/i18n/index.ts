@@ -1,5 +1,6 @@
 import i18next, { type i18n as I18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
+import { addMessageFormats } from '../../schema/kit/messages'
 import enCore from './locales/en/core.json'
 
 /**
@@ -117,6 +118,7 @@ export async function initI18n(language: Language = storedLanguage()): Promise<I
       returnNull: false,
       react: { bindI18nStore: 'added' },
     })
+    addMessageFormats(i18n.services.formatter)
     i18n.on('languageChanged', (lng) => {
       if (isLanguage(lng)) applyToDocument(lng)
     })

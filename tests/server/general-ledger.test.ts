@@ -158,9 +158,14 @@ describeEachDatabase('general ledger', (t, kind) => {
     const message = error.fields.lines![0]!
     expect(messageFor('en', message)).toBe('Total debit (100.00) and total credit (90.25) must be equal: they differ by 9.75.')
     for (const lang of ['tr', 'ar']) {
-      expect(messageFor(lang, message)).toContain('9.75')
+      expect(messageFor(lang, message)).toMatch(/9[.,٫]75/)
       expect(messageFor(lang, message)).not.toBe(messageFor('en', message))
     }
+    // Amounts as the screens show them: two places, grouped, Latin digits in every language.
+    const large = { key: message.key, params: { debit: '4500', credit: '12345.5', difference: '7845.50' } }
+    expect(messageFor('en', large)).toBe('Total debit (4,500.00) and total credit (12,345.50) must be equal: they differ by 7,845.50.')
+    expect(messageFor('tr', large)).toContain('7.845,50')
+    expect(messageFor('ar', large)).toMatch(/7[,٬]845[.٫]50/)
   })
 
   it('knows cash and bank ledgers by their group chain, and holds each kind of voucher to its cash/bank rule', async () => {
