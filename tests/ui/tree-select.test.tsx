@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { registry } from '../../schema'
 import { filterTree, treeRows } from '../../src/engine/tree'
-import { adminUser, api, envelope, storeSessionOf } from './support/fixtures'
+import { adminUser, api, envelope, menuNode, storeSessionOf } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
 
@@ -69,5 +69,20 @@ describe('tree select', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(body).toMatchObject({ name: 'Retail', head_group: 12 }))
     expect(within(document.body).queryByText('Loading…')).toBeNull()
+  })
+
+  it('offers every menu item as a parent after the nested menu list was opened: the two keep apart in the cache', async () => {
+    const base = registry.menu_item.api.base
+    const settings = menuNode(2, { translate: 'nav.settings', title: 'Settings', type: 'group', children: [menuNode(3, { translate: 'nav.districts', title: 'Districts', url: '/apps/city-management/cities' })] })
+    server.use(
+      http.get(api(`${base}/nested_menu_item_without_pagination/all/`), () => HttpResponse.json({ menu_items: [settings] })),
+      http.get(api(`${base}/without_pagination/all/`), () => HttpResponse.json({ menu_items: [{ ...settings, children: undefined }, { ...settings.children[0], parent: 2, children: undefined }] })),
+      http.get(api(`${base}/3`), () => HttpResponse.json({ ...settings.children[0], parent: 2, children: undefined, _labels: { parent: 'Settings' } })),
+    )
+    const { user } = await renderApp(registry.menu_item.ui.listPath)
+    await user.click(await screen.findByRole('link', { name: 'Districts' }))
+    await screen.findByRole('combobox', { name: 'Parent' })
+    await user.click(screen.getAllByRole('button', { name: 'Show options' })[0]!)
+    expect(within(await screen.findByRole('listbox')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Settings', 'Districts, Settings'])
   })
 })

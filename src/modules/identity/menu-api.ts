@@ -15,7 +15,8 @@ function menuOf(body: unknown): MenuItemNode[] {
 /** Every menu item as a tree (`nested_menu_item_without_pagination/all/`). */
 export function useMenuTree(menuItem: AnyEntity | undefined) {
   return useQuery({
-    queryKey: [...entityKeys.all(menuItem?.name ?? 'menu_item'), 'tree'],
+    // Not `tree`: the parent picker (TreeRefSelect) keeps the menu's flat rows under that key.
+    queryKey: [...entityKeys.all(menuItem?.name ?? 'menu_item'), 'nested'],
     queryFn: async ({ signal }) => menuOf(await apiRequest(`${menuItem!.api.base}/nested_menu_item_without_pagination/all/`, { signal })),
     enabled: menuItem !== undefined,
   })
