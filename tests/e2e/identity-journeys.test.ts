@@ -161,16 +161,18 @@ describe('an admin gives a new user a STAFF-like role', () => {
     await admin.getByRole('button', { name: 'Save & close', exact: true }).click()
     await admin.waitForURL(/\/apps\/roles-management\/roles$/)
 
-    // Its menu — a document whose lines are menu items: the dashboard, the districts and the police stations.
+    // Its menu — a document whose lines are menu items, ticked in the menu's tree: the
+    // dashboard, the districts and the police stations (and so their group, Settings).
     await admin.goto(`${server.url}/apps/roleMenu-management/roleMenus/new`)
     await admin.getByRole('combobox', { name: /^Role/ }).fill('SHIFT')
     await admin.getByRole('option', { name: 'SHIFT_CLERK' }).click()
-    for (const [i, item] of ['Dashboards', 'Districts', 'Police Stations'].entries()) {
-      await admin.getByRole('button', { name: 'Add line' }).click()
-      await admin.getByLabel(`Menu Item, line ${i + 1}`).fill(item)
-      await admin.getByRole('option', { name: item, exact: true }).click()
+    const menu = admin.getByRole('tree', { name: 'Menu Items' })
+    await menu.getByRole('treeitem', { name: 'Dashboards' }).click()
+    for (const item of ['Districts', 'Police Stations']) {
+      await admin.getByRole('searchbox', { name: 'Filter Menu Items' }).fill(item)
+      await menu.getByRole('treeitem', { name: item, exact: true }).click()
     }
-    await expect.poll(() => admin.getByTestId('computed-item_count').textContent()).toBe('3')
+    await expect.poll(() => admin.getByTestId('computed-item_count').textContent()).toBe('4')
     await admin.getByRole('button', { name: 'Save & close', exact: true }).click()
     await admin.waitForURL(/\/apps\/roleMenu-management\/roleMenus$/)
     await expect.poll(() => admin.getByRole('cell', { name: 'SHIFT_CLERK', exact: true }).isVisible()).toBe(true)
@@ -215,17 +217,85 @@ describe('an admin gives a new user a STAFF-like role', () => {
   })
 })
 
-describe('a role menu on a phone', () => {
-  it('keeps the page to the narrowest screen (320 px) in both directions and themes: the lines scroll in their card, a picker shows whole names', async () => {
-    const admin = await newPage()
-    await admin.goto(`${server.url}/login`)
-    await signIn(admin, ADMIN)
-    await admin.waitForURL(/\/apps\/dashboards\/project$/)
-    const stored = await admin.evaluate(() => Object.fromEntries(Object.entries(localStorage)) as Record<string, string>)
+describe('a role’s menu, ticked in the navigation’s tree (issue 20)', () => {
+  /** Signed in as the admin, with a fresh role whose menu is the dashboard alone (written through the contract). */
+  async function roleWithMenu(name: string): Promise<{ token: string; stored: Record<string, string>; roleId: number; ids: Map<string, number[]> }> {
+    const page = await newPage()
+    await page.goto(`${server.url}/login`)
+    await signIn(page, ADMIN)
+    await page.waitForURL(/\/apps\/dashboards\/project$/)
+    const stored = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage)) as Record<string, string>)
+    await page.context().close()
     const token = stored.jwt_access_token ?? ''
-    const roles = (await (await fetch(`${server.url}/role/api/v1/role/all/?name=STAFF`, { headers: { authorization: token } })).json()) as { roles: Array<{ id: number; name: string }> }
-    const staff = roles.roles.find((r) => r.name === 'STAFF')!
-    await admin.context().close()
+    const send = async (method: string, path: string, body?: unknown) =>
+      (await fetch(`${server.url}${path}`, { method, headers: { authorization: token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>
+    const role = await send('POST', '/role/api/v1/role/create/', { name, permissions: [] })
+    type Node = { id: number; translate: string; children: Node[] }
+    const nested = (await send('GET', '/menu_item/api/v1/menu_item/nested_menu_item_without_pagination/all/')).menu_items as Node[]
+    const ids = new Map<string, number[]>()
+    const walk = (nodes: Node[]) => nodes.forEach((n) => (ids.set(n.translate, [...(ids.get(n.translate) ?? []), n.id]), walk(n.children)))
+    walk(nested)
+    await send('POST', '/role_menu/api/v1/role_menu/create/', { role: role.id, menu_items: ids.get('nav.dashboards') })
+    return { token, stored, roleId: role.id as number, ids }
+  }
+
+  it('ticks a group whole, an item found by the filter with the keyboard, saves, and finds the ticks after a reload; the page stays a fraction of its old 4,168 px', async () => {
+    const { token, stored, roleId, ids } = await roleWithMenu('MENU_TESTER')
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await context.addInitScript((values: Record<string, string>) => {
+      for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v)
+    }, stored)
+    const page = await context.newPage()
+    await page.goto(`${server.url}/apps/roleMenu-management/roleMenus/${roleId}/MENU_TESTER`)
+    const menu = page.getByRole('tree', { name: 'Menu Items' })
+    const item = (name: string) => menu.getByRole('treeitem', { name, exact: true })
+    await item('Dashboards').waitFor()
+    await page.waitForLoadState('networkidle')
+    // The 63 lines of pickers took 4,168 px; the tree, its groups closed, far less.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(1500)
+    expect(await item('Dashboards').getAttribute('aria-checked')).toBe('true')
+
+    // "Blogs" the group, ticked whole: itself and both its items (one of them also "Blogs").
+    const blogs = menu.locator('[role=treeitem][aria-expanded]', { has: page.getByText('Blogs', { exact: true }) }).first()
+    await blogs.locator(':scope > div').getByText('Blogs', { exact: true }).click()
+    expect(await blogs.getAttribute('aria-checked')).toBe('true')
+    // The dashboard unticked with the keyboard: the tree is one tab stop, Space ticks.
+    await item('Dashboards').focus()
+    await page.keyboard.press('Space')
+    expect(await item('Dashboards').getAttribute('aria-checked')).toBe('false')
+    // Police Stations, found by the filter and ticked from the keyboard.
+    await page.getByRole('searchbox', { name: 'Filter Menu Items' }).fill('police')
+    await item('Police Stations').waitFor()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('End')
+    await page.keyboard.press('Space')
+    expect(await item('Police Stations').getAttribute('aria-checked')).toBe('true')
+    await page.getByRole('searchbox', { name: 'Filter Menu Items' }).fill('')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(() => page.getByText('Role Menu saved.').isVisible().catch(() => false)).toBe(true)
+
+    await page.reload()
+    await item('Dashboards').waitFor()
+    const settings = menu.locator('[role=treeitem][aria-expanded]', { has: page.getByText('Settings', { exact: true }) }).first()
+    expect(await item('Dashboards').getAttribute('aria-checked')).toBe('false')
+    expect(await blogs.getAttribute('aria-checked')).toBe('true')
+    expect(await settings.getAttribute('aria-checked')).toBe('mixed')
+    await page.getByRole('button', { name: 'Expand all' }).click()
+    expect(await item('Police Stations').getAttribute('aria-checked')).toBe('true')
+    expect(await item('Districts').getAttribute('aria-checked')).toBe('false')
+    expect(await menu.getByRole('treeitem', { name: 'Blog Categories' }).getAttribute('aria-checked')).toBe('true')
+
+    // The lines stored are the ticks: each group ahead of its items, in the menu's order.
+    const saved = (await (await fetch(`${server.url}/role_menu/api/v1/role_menu/${roleId}`, { headers: { authorization: token } })).json()) as { menu_items: Array<{ menu_item: number }> }
+    const blogIds = ids.get('nav.blogs')!
+    expect(saved.menu_items.map((l) => l.menu_item)).toEqual([...blogIds, ids.get('entity.cms_blog_category.other')![0], ids.get('nav.settings')![0], ids.get('nav.police_stations')![0]])
+    await context.close()
+  })
+
+  it('keeps the page to the narrowest screen (320 px) in both directions and themes, its groups open', async () => {
+    const { stored, roleId } = await roleWithMenu('MENU_ON_A_PHONE')
     for (const language of ['en', 'ar'] as const) {
       for (const mode of ['light', 'dark'] as const) {
         const context = await browser.newContext({ viewport: { width: 320, height: 700 }, colorScheme: mode })
@@ -235,24 +305,21 @@ describe('a role menu on a phone', () => {
           for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v)
         }, { ...stored, layout_settings: JSON.stringify(settings), language })
         const page = await context.newPage()
-        await page.goto(`${server.url}/apps/roleMenu-management/roleMenus/${staff.id}/STAFF`)
-        await page.locator('table tbody tr').nth(5).waitFor()
+        await page.goto(`${server.url}/apps/roleMenu-management/roleMenus/${roleId}/MENU_ON_A_PHONE`)
+        await page.getByRole('treeitem').nth(5).waitFor()
         await page.waitForLoadState('networkidle')
         expect(await page.evaluate(() => document.documentElement.dir)).toBe(language === 'ar' ? 'rtl' : 'ltr')
+        await page.getByRole('button', { name: language === 'ar' ? 'توسيع الكل' : 'Expand all' }).click()
         expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${language} ${mode}`).toBeLessThanOrEqual(0)
-        // The first line's picker: its options are as wide as their names, within the screen.
-        const picker = page.locator('table tbody tr').first().getByRole('combobox')
-        await picker.click()
-        await picker.fill('')
-        const listbox = page.getByRole('listbox')
-        await listbox.waitFor()
-        const box = (await listbox.boundingBox())!
-        const input = (await picker.boundingBox())!
-        expect(box.width).toBeGreaterThanOrEqual(input.width)
-        expect(box.x).toBeGreaterThanOrEqual(0)
-        expect(box.x + box.width).toBeLessThanOrEqual(320)
-        const clipped = await listbox.getByRole('option').evaluateAll((options) => options.filter((o) => o.scrollWidth > o.clientWidth).length)
+        // Every item's name whole, within the tree.
+        const tree = (await page.getByRole('tree').boundingBox())!
+        const clipped = await page.getByRole('treeitem').evaluateAll((items) => items.filter((i) => {
+          const label = document.getElementById(i.getAttribute('aria-labelledby') ?? '')
+          return !label || label.scrollWidth > label.clientWidth
+        }).length)
         expect(clipped).toBe(0)
+        expect(tree.x).toBeGreaterThanOrEqual(0)
+        expect(tree.x + tree.width).toBeLessThanOrEqual(320)
         await context.close()
       }
     }

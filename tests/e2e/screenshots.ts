@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(outDir, `role-${tag}.png`), fullPage: true })
 
     await page.goto(`${baseUrl}/apps/roleMenu-management/roleMenus/${staffRoleId}/STAFF`)
-    await page.locator('table tbody tr').nth(3).waitFor()
+    await page.getByRole('treeitem').nth(3).waitFor()
     await page.waitForLoadState('networkidle')
     await page.screenshot({ path: join(outDir, `role-menu-${tag}.png`), fullPage: true })
 

@@ -192,15 +192,6 @@ describe('roles', () => {
 })
 
 describe('role menus (the generic list and form: a role’s menu is a document whose lines are its items)', () => {
-  const menuItems = [
-    { id: 3, title: 'Districts', translate: 'nav.districts' },
-    { id: 4, title: 'Police Stations', translate: 'nav.police_stations' },
-    { id: 6, title: 'User List', translate: 'nav.users' },
-  ]
-  const menuItemOptions = http.get(api(`${menuBase}/all/`), ({ request }) => {
-    const q = (new URL(request.url).searchParams.get('q') ?? '').toLowerCase()
-    return HttpResponse.json({ menu_items: menuItems.filter((m) => m.title.toLowerCase().includes(q)) })
-  })
   const clerkMenu = {
     id: 3,
     role: 3,
@@ -213,57 +204,20 @@ describe('role menus (the generic list and form: a role’s menu is a document w
     _labels: { role: 'CLERK' },
   }
 
+  // The form itself, its items ticked in the menu's tree: role-menu-tree.test.tsx.
   it('lists one row per role with its item count, and opens the role’s menu', async () => {
     server.use(http.get(api(`${roleMenuBase}/all/`), () => HttpResponse.json(envelope('role_menus', [{ id: 2, role: 'STAFF', item_count: 3 }, { id: 3, role: 'CLERK', item_count: 2 }]))))
     const { user, router } = await renderApp('/apps/roleMenu-management/roleMenus')
     const row = (await screen.findByText('CLERK')).closest('tr')!
     expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['', '2', 'CLERK', '2', ''])
-    server.use(menuItemOptions, roleOptions, http.get(api(`${roleMenuBase}/3`), () => HttpResponse.json(clerkMenu)))
-    await user.click(within(row).getByText('CLERK'))
-    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/roleMenu-management/roleMenus/3/CLERK'))
-  })
-
-  it('edits a role’s menu items as lines, named without a request each, and saves them with their ids', async () => {
-    let body: Record<string, unknown> | undefined
-    const asked: string[] = []
     server.use(
       roleOptions,
-      menuItemOptions,
+      http.get(api(`${menuBase}/nested_menu_item_without_pagination/all/`), () => HttpResponse.json({ menu_items: [menuNode(4, { translate: 'nav.police_stations' })] })),
       http.get(api(`${roleMenuBase}/3`), () => HttpResponse.json(clerkMenu)),
-      http.get(api(`${roleBase}/:id`), ({ params }) => (asked.push(`role ${String(params.id)}`), HttpResponse.json({ id: 3, name: 'CLERK', permissions: [] }))),
-      http.get(api(`${menuBase}/:id`), ({ params }) => (/^\d+$/.test(String(params.id)) ? (asked.push(`menu item ${String(params.id)}`), HttpResponse.json(menuItems[0])) : undefined)),
-      http.put(api(`${roleMenuBase}/update/3`), async ({ request }) => ((body = (await request.json()) as Record<string, unknown>), HttpResponse.json(clerkMenu))),
-      http.get(api(`${roleMenuBase}/all/`), () => HttpResponse.json(envelope('role_menus', []))),
     )
-    const { user } = await renderApp('/apps/roleMenu-management/roleMenus/3/CLERK')
-    expect(await screen.findByDisplayValue('CLERK')).toBeInTheDocument()
-    expect(screen.getByDisplayValue('Police Stations')).toBeInTheDocument()
-    expect(asked).toEqual([])
-    expect(screen.getByTestId('computed-item_count')).toHaveTextContent('1')
-
-    await user.click(screen.getByRole('button', { name: 'Add line' }))
-    const second = screen.getByLabelText('Menu Item, line 2')
-    await user.type(second, 'distr')
-    await user.click(await screen.findByRole('option', { name: 'Districts' }))
-    expect(screen.getByTestId('computed-item_count')).toHaveTextContent('2')
-    await user.click(screen.getByRole('button', { name: 'Move line 2 up' }))
-    await user.click(screen.getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(body).toBeDefined())
-    expect(body).toEqual({ role: 3, menu_items: [{ menu_item: 3 }, { id: 31, menu_item: 4 }], updated_at: clerkMenu.updated_at })
-  })
-
-  it('asks for a role, and refuses the same item twice, before saving', async () => {
-    server.use(roleOptions, menuItemOptions)
-    const { user } = await renderApp('/apps/roleMenu-management/roleMenus/new')
-    await screen.findByRole('heading', { name: 'New Role Menu' })
-    for (const line of [1, 2]) {
-      await user.click(screen.getByRole('button', { name: 'Add line' }))
-      await user.type(screen.getByLabelText(`Menu Item, line ${line}`), 'police')
-      await user.click(await screen.findByRole('option', { name: 'Police Stations' }))
-    }
-    await user.click(screen.getByRole('button', { name: 'Save' }))
-    expect(await screen.findByText('Role is required')).toBeInTheDocument()
-    expect(screen.getByText('Two lines are the same: keep each only once.')).toBeInTheDocument()
+    await user.click(within(row).getByText('CLERK'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/roleMenu-management/roleMenus/3/CLERK'))
+    expect(await screen.findByRole('treeitem', { name: 'Police Stations' })).toHaveAttribute('aria-checked', 'true')
   })
 })
 

@@ -66,7 +66,7 @@ export function FieldRow({
   const label = t(labelKey)
   const errorId = `${id}-error`
   const message = fieldState.error?.message
-  const isWide = field.widget === 'textarea' || field.widget === 'json' || field.widget === 'refs-select' || field.widget === 'richtext'
+  const isWide = field.widget === 'textarea' || field.widget === 'json' || field.widget === 'refs-select' || field.widget === 'richtext' || field.widget === 'lines'
   const isCheckbox = field.widget === 'checkbox'
   return (
     // A checkbox has no label above it: it sits level with the inputs beside it.

@@ -26,6 +26,9 @@ const PrintDocument = lazy(() => import('../print/PrintDocument').then((m) => ({
 import { listReturn } from '../list/list-return'
 import { RecordActions } from '../actions/RecordActions'
 import { SelfTreeSelect } from '../widgets/TreeRefSelect'
+import { linesTreeOf } from '../check-tree'
+import { useEntities } from '../entities-context'
+import { LinesCheckTree } from './LinesCheckTree'
 import { OwnerGalleries, useOwnerGalleries } from '../gallery/OwnerGalleries'
 
 /**
@@ -87,6 +90,7 @@ export function LoadError({ entity, error }: { entity: AnyEntity; error: unknown
 export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t } = useTranslation()
   const access = useAccess()
+  const entities = useEntities()
   // The pictures this record owns (a product's gallery), on its form.
   const galleries = useOwnerGalleries(entity, openedRow === null)
   const controller = useFormController({ entity, row: openedRow, extension, afterCreate: galleries.uploadStaged })
@@ -108,7 +112,9 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const label = row ? labelOf(entity, row) : ''
   const fieldOf = (name: string) => {
     const field = controller.fieldOf(name)
-    return field.kind === 'lines' && !controller.widgets?.[name] ? (
+    // Lines that each name a row of a tree (a role's menu items) are ticked in that tree.
+    const isTree = field.kind === 'lines' && linesTreeOf(field, entities) !== undefined
+    return field.kind === 'lines' && !controller.widgets?.[name] && !isTree ? (
       <LinesEditor
         key={name}
         name={name}
@@ -128,7 +134,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         field={field}
         labelKey={controller.labelKey(name)}
         control={form.control}
-        Widget={controller.widgets?.[name] ?? (field.kind === 'ref' && field.ref?.target === entity.name ? SelfTreeSelect : undefined)}
+        Widget={controller.widgets?.[name] ?? (isTree ? LinesCheckTree : field.kind === 'ref' && field.ref?.target === entity.name ? SelfTreeSelect : undefined)}
         knownLabels={controller.knownLabelsOf(name)}
         lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : controller.isUnpickable(name) ? 'form.cannot_pick' : field.isAdminOnly && !access.isAdmin ? 'form.admin_only' : undefined}
       />

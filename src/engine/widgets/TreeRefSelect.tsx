@@ -40,10 +40,15 @@ async function fetchAll(target: AnyEntity, signal?: AbortSignal): Promise<Row[]>
   return Array.isArray(rows) ? (rows as Row[]) : []
 }
 
+/** Every row of a tree-shaped entity, flat, each with its parent (the tree pickers' source). */
+export function useTreeRows(target: AnyEntity) {
+  return useQuery({ queryKey: [...entityKeys.all(target.name), 'tree'], queryFn: ({ signal }) => fetchAll(target, signal), staleTime: 60_000 })
+}
+
 export function TreeRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, parentField }: WidgetProps & { target: AnyEntity; parentField: string }) {
   const { t } = useTranslation()
   const [query, setQuery] = useState('')
-  const all = useQuery({ queryKey: [...entityKeys.all(target.name), 'tree'], queryFn: ({ signal }) => fetchAll(target, signal), staleTime: 60_000 })
+  const all = useTreeRows(target)
   const tree = useMemo(() => treeRows(all.data ?? [], parentField, (row) => labelOf(target, row)), [all.data, parentField, target])
   const shown = useMemo(() => filterTree(tree, query), [tree, query])
   const selected = typeof value === 'number' ? value : null
