@@ -126,7 +126,9 @@ describe('registering', () => {
     await page.getByRole('button', { name: 'Register' }).click()
 
     await page.waitForURL(/\/apps\/dashboards\/project$/)
-    await expect.poll(() => page.getByTestId('dashboard-empty').isVisible()).toBe(true)
+    // No back-office rights: a welcome of their own, not an empty page of counts.
+    await expect.poll(() => page.getByTestId('dashboard-welcome').isVisible()).toBe(true)
+    await expect.poll(() => page.getByTestId('dashboard-welcome').getByRole('heading', { level: 1 }).textContent()).toMatch(/Nadia/)
     await expect.poll(() => page.getByTestId('user-role').textContent()).toBe('User')
     // USER has no role menu: no back-office item in the navigation.
     expect(await navigationTargets(page)).toEqual([])
