@@ -30,6 +30,10 @@ export const MAX_ID = 999_999_999_999_999
 /** Whether a text is a row id (a path's, a query's): digits only, no sign or exponent, 1 to MAX_ID. */
 export const isIdText = (s: string): boolean => /^\d{1,15}$/.test(s) && Number(s) >= 1 && Number(s) <= MAX_ID
 
+/** A row id as a request may carry it (a number or its text), or null: never 1.5, 1e400 (Infinity) or 0. */
+export const rowIdValueOf = (v: unknown): number | null =>
+  typeof v === 'number' ? (Number.isInteger(v) && v >= 1 && v <= MAX_ID ? v : null) : typeof v === 'string' && isIdText(v.trim()) ? Number(v) : null
+
 /**
  * A JSON field's bounds: nesting deep enough for any settings object, far below what would
  * overflow a recursive walk (zod's, the audit's, PostgreSQL's own jsonb parser), and a size

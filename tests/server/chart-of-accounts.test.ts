@@ -52,7 +52,8 @@ describeEachDatabase('chart of accounts', (t) => {
     const tree = Object.fromEntries(primaries.map((p) => [p.name, childrenOf((g) => g.head_primarygroup?.id === p.id)]))
     expect(tree).toEqual(TREE)
     expect(groups.every((g) => g.is_deletable === false)).toBe(true)
-    const ledgers = (await t.current.call({ method: 'GET', url: `${LEDGER}/without_pagination/all/` })).body.ledger_accounts as Listed[]
+    // The chart's own (not deletable); the ledgers the payment methods are received into come beside them (membership).
+    const ledgers = ((await t.current.call({ method: 'GET', url: `${LEDGER}/without_pagination/all/` })).body.ledger_accounts as Listed[]).filter((l) => l.is_deletable === false)
     const headName = (l: Listed) => l.head_group?.name ?? l.head_primarygroup?.name
     expect(ledgers.map((l) => [l.name, headName(l), l.is_deletable]).sort()).toEqual(
       [['Bank', 'Bank Accounts'], ['Cash', 'Cash-in-Hand'], ['Profit & Loss A/C', 'Liabilities'], ['Company Purchase', 'Purchase Accounts'], ['Company Sales', 'Sales Accounts'], ['Opening Balance Of Customer', 'Customers']]
@@ -158,7 +159,10 @@ describeEachDatabase('chart of accounts', (t) => {
     expect((await t.current.call({ method: 'GET', url: `${LEDGER}/${sales.id}` })).body).toMatchObject({ nature: 'incomes', normal_balance: 'credit' })
     expect(ledgers.find((l) => l.name === 'Profit & Loss A/C')).toMatchObject({ nature: 'liabilities', normal_balance: 'credit' })
     // Where money is held: what a voucher's ledger search marks (domain-anchors §1.2).
-    expect(ledgers.filter((l) => (l as Listed & { is_cash_bank: boolean }).is_cash_bank).map((l) => l.name).sort()).toEqual(['Bank', 'Cash'])
+    const seeded = ledgers.filter((l) => l.is_deletable === false)
+    expect(seeded.filter((l) => (l as Listed & { is_cash_bank: boolean }).is_cash_bank).map((l) => l.name).sort()).toEqual(['Bank', 'Cash'])
+    // A payment method's own ledger (bkash's) sits under Bank Accounts: money held, too.
+    expect(ledgers.find((l) => l.name === 'Bkash Account')).toMatchObject({ is_cash_bank: true })
     expect((await t.current.call({ method: 'GET', url: `${LEDGER}/${sales.id}` })).body.is_cash_bank).toBe(false)
     const primaries = (await t.current.call({ method: 'GET', url: `${PRIMARY}/all/` })).body.primary_groups as Listed[]
     expect(primaries.map((p) => p.normal_balance)).toEqual(['debit', 'credit', 'debit', 'credit'])

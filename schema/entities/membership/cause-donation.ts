@@ -1,5 +1,13 @@
-import { defineEntity, f } from '../../kit'
+import { defineEntity, f, type Rule } from '../../kit'
 import { donation, donationSections, donorRules } from './donation'
+
+const isSet = (v: unknown) => v !== null && v !== undefined && v !== ''
+/** What names who gives; a cause donation that names none of it is anonymous (cause-donations.ts). */
+const NAMING = ['donor', 'first_name', 'last_name', 'email', 'is_anonymous'] as const
+/** The donation's rules, where naming no one at all is an anonymous gift rather than a missing name. */
+const causeDonorRules: readonly Rule[] = donorRules.map((rule) =>
+  rule.message === 'validation.required' ? { ...rule, fields: [...new Set([...(rule.fields ?? []), ...NAMING])], check: (v, c) => rule.check(v, c) || NAMING.every((name) => !isSet(v[name])) } : rule,
+)
 
 /**
  * A donation seen from its cause (api-contract §4.5, `cause_donation/create/` with `{cause,
@@ -27,7 +35,7 @@ export const causeDonation = defineEntity({
     cause: f.ref('cause', { required: true, search: true }),
   },
   search: ['invoice_no', 'first_name', 'last_name', 'email'],
-  rules: donorRules,
+  rules: causeDonorRules,
   sections: donationSections,
   listColumns: ['invoice_no', 'cause', 'amount', 'donor', 'first_name', 'last_name', 'is_anonymous', 'payment_method', 'ref_invoice_no'],
   filters: ['cause', 'donor', 'is_anonymous', 'payment_method', 'amount'],

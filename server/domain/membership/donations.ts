@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { money } from '../../../schema/kit'
 import { utcDay } from '../../../schema/kit/dates'
-import { isIdText } from '../../../schema/kit/validators'
+import { rowIdValueOf } from '../../../schema/kit/validators'
 import type { Row, Trx } from '../../db/types'
 import { BusinessError } from '../../engine/errors'
 import type { EntityHooks } from '../../engine/hooks'
@@ -27,7 +27,8 @@ import { receiptOf } from './receipts'
  */
 const isSet = (v: unknown) => v !== null && v !== undefined && v !== ''
 const isTrue = (v: unknown) => v === true || v === 'true'
-const idOf = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'string' && isIdText(v.trim()) ? Number(v) : null)
+// Before validation a request's value may be anything (1e400 is Infinity): only a real row id is looked up.
+const idOf = rowIdValueOf
 
 /** The names a member's donation takes from the member where it gives none. */
 const FROM_MEMBER = ['first_name', 'last_name', 'email'] as const
