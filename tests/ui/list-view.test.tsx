@@ -219,7 +219,11 @@ describe('the filter bar', () => {
     await user.type(within(panel).getByRole('combobox', { name: 'District' }), 'Dha')
     await user.click(await screen.findByRole('option', { name: 'Dhaka' }))
     const joined = within(panel).getByRole('group', { name: 'Join Date' })
-    fireEvent.change(within(joined).getByLabelText('From'), { target: { value: '2024-01-01' } })
+    // Dates are entered as in the forms (YYYY-MM-DD or the calendar), not in the browser's own mm/dd/yyyy.
+    expect(within(joined).getByLabelText('From')).toHaveAttribute('type', 'text')
+    expect(within(joined).getByLabelText('From')).toHaveAttribute('placeholder', 'YYYY-MM-DD')
+    expect(within(joined).getByRole('button', { name: 'Choose Join Date From from a calendar' })).toBeInTheDocument()
+    await user.type(within(joined).getByLabelText('From'), '2024-01-01')
     fireEvent.change(within(joined).getByLabelText('To'), { target: { value: '2024-03-31' } })
     await user.type(within(within(panel).getByRole('group', { name: 'Basic Salary' })).getByLabelText('From'), '1000')
     const before = calls.length

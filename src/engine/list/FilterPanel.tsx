@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AnyField } from '../../../schema/kit'
 import type { AnyEntity } from '../entity-api'
+import { DateInput } from '../widgets/DateInput'
 import { RefSelect } from '../widgets/RefSelect'
 import { borderClass, inputClass } from '../widgets/types'
 import { boundsOf, compareNumbers, paramName, type FilterBound } from './list-search'
@@ -120,22 +121,38 @@ export function FilterPanel({
       )
     }
     const isDate = bound === 'after' || bound === 'before'
+    const boundLabel = t(bound === 'after' || bound === 'min' ? 'list.filter_from' : 'list.filter_to')
     return (
       <div key={param} className="min-w-0 flex-1">
         <label htmlFor={id} className={labelClass}>
-          {t(bound === 'after' || bound === 'min' ? 'list.filter_from' : 'list.filter_to')}
+          {boundLabel}
         </label>
-        <input
-          id={id}
-          type={isDate ? 'date' : 'text'}
-          inputMode={isDate ? undefined : 'decimal'}
-          dir={isDate ? undefined : 'ltr'}
-          value={value}
-          onChange={(e) => set(param, e.target.value)}
-          aria-invalid={isInvalid || undefined}
-          aria-describedby={isInvalid ? `${baseId}-${field}-problem` : undefined}
-          className={`${inputClass} ${borderClass(isInvalid)} ${isDate ? '' : 'text-end tabular-nums'}`}
-        />
+        {isDate ? (
+          // The forms' date entry (YYYY-MM-DD or the calendar, in the interface's language), not the browser's own.
+          <DateInput
+            id={id}
+            name={param}
+            field={{ ...spec, presence: 'optional', isRequired: false } as AnyField}
+            label={`${t(entity.fieldLabelKey(field))} ${boundLabel}`}
+            value={value}
+            onChange={(next) => set(param, typeof next === 'string' ? next : '')}
+            onBlur={() => {}}
+            isInvalid={isInvalid}
+            describedBy={isInvalid ? `${baseId}-${field}-problem` : undefined}
+          />
+        ) : (
+          <input
+            id={id}
+            type="text"
+            inputMode="decimal"
+            dir="ltr"
+            value={value}
+            onChange={(e) => set(param, e.target.value)}
+            aria-invalid={isInvalid || undefined}
+            aria-describedby={isInvalid ? `${baseId}-${field}-problem` : undefined}
+            className={`${inputClass} ${borderClass(isInvalid)} text-end tabular-nums`}
+          />
+        )}
       </div>
     )
   }
