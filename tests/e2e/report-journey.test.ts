@@ -88,7 +88,9 @@ describe('a report in the browser', () => {
     expect(run.rows.map((r) => r.branch)).toEqual(['Head office', 'Sylhet branch'])
     const totals = (await totalsRow(page).innerText()).split(/\s+/)
     expect(totals[0]).toBe('Totals')
-    expect(totals.slice(1)).toEqual(['employees', 'basic_money', 'allowance_money', 'total_money'].map((c) => Number(run.totals[c]).toLocaleString('en')))
+    // The head count as a whole number, the money as money (two places, grouped).
+    const asMoney = (value: string | undefined) => Number(value).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+    expect(totals.slice(1)).toEqual([Number(run.totals.employees).toLocaleString('en'), ...['basic_money', 'allowance_money', 'total_money'].map((c) => asMoney(run.totals[c]))])
     await expect.poll(() => page.getByRole('row', { name: /Sylhet branch/ }).count()).toBe(1)
   })
 
@@ -98,19 +100,21 @@ describe('a report in the browser', () => {
     await page.waitForURL(/\?is_active=yes$/)
     const active = await api<{ totals: Record<string, string> }>('/api/reports/staff_costs/?is_active=yes')
     const totalOf = async () => (await totalsRow(page).innerText()).split(/\s+/).at(-1)
-    await expect.poll(totalOf).toBe(Number(active.totals.total_money).toLocaleString('en'))
+    const asMoney = (value: string | undefined) => Number(value).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+    await expect.poll(totalOf).toBe(asMoney(active.totals.total_money))
 
     await page.reload()
     await expect.poll(() => totalsRow(page).isVisible()).toBe(true)
     expect(await page.getByLabel('Active').inputValue()).toBe('yes')
-    await expect.poll(totalOf).toBe(Number(active.totals.total_money).toLocaleString('en'))
+    await expect.poll(totalOf).toBe(asMoney(active.totals.total_money))
   })
 
   it('downloads the CSV of the run, with the column labels first', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
     expect(download.suggestedFilename()).toBe('staff_costs.csv')
     const lines = readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '').split('\r\n')
-    expect(lines[0]).toBe('Branch,Employees,Basic Salary,Allowance,Total')
+    // Text quoted (a formula in it stays inert), numbers as they are.
+    expect(lines[0]).toBe('"Branch","Employees","Basic Salary","Allowance","Total"')
     // The run's parameter went along: the inactive employee is not counted.
     expect(lines.filter((l) => l !== '')).toHaveLength(3)
   })
