@@ -182,6 +182,25 @@ describe('a menu opened from the toolbar over a list', () => {
   })
 })
 
+describe('the columns of a list at 1280 px', () => {
+  it('gives a long text room to be read (a site address is not squeezed to a word) and keeps the employees\' decisive columns in view', async () => {
+    const { context, page } = await signedIn({ width: 1280, height: 900 })
+    await page.goto(`${server.url}/apps/sitesettings-management/sitesettings`)
+    await expect.poll(() => page.locator('tbody tr:not([data-skeleton])').count()).toBeGreaterThan(0)
+    const header = page.getByRole('columnheader', { name: /^Address/ })
+    expect((await header.boundingBox())!.width).toBeGreaterThanOrEqual(190)
+
+    await page.goto(`${server.url}/apps/employee-management/employees`)
+    await expect.poll(() => page.locator('tbody tr:not([data-skeleton])').count()).toBeGreaterThan(0)
+    const region = (await page.getByRole('region', { name: /Employees/ }).boundingBox())!
+    for (const name of [/^First Name/, /^Phone/, /^Branch/]) {
+      const box = (await page.getByRole('columnheader', { name }).boundingBox())!
+      expect(box.x + box.width, String(name)).toBeLessThanOrEqual(region.x + region.width)
+    }
+    await context.close()
+  })
+})
+
 describe('deleting a district that police stations refer to', () => {
   it('says before anything is done that police stations refer to it and that it cannot be deleted', async () => {
     const { context, page } = await signedIn()

@@ -33,7 +33,8 @@ export const employee = defineEntity({
     spouse_name: f.text({ max: 255, hideInList: true }),
     marriage_date: f.date({ hideInList: true, notAfter: 'today' }),
   },
-  listColumns: ['image', 'emp_id_no', 'first_name', 'last_name', 'username', 'email', 'primary_phone', 'branch', 'department', 'designation', 'emp_join_date', 'is_active'],
+  // Who, how to reach them and where they work first, in view at 1280 px; the rest scrolls after.
+  listColumns: ['image', 'first_name', 'last_name', 'primary_phone', 'branch', 'department', 'emp_id_no', 'designation', 'username', 'email', 'emp_join_date', 'is_active'],
   filters: ['branch', 'department', 'designation', 'gender', 'emp_join_date', 'is_active'],
   // The employee form's parts (about 37 fields), in the order the form shows them.
   sections: [

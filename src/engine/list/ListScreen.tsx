@@ -185,6 +185,11 @@ const linkColumnOf = (entity: AnyEntity) => (entity.listColumns.includes(entity.
 
 /** Short values stay on one line (a wide table scrolls in its card); free text and long lists may wrap. */
 const keepsOneLine = (field: AnyEntity['fields'][string]) => field.cell !== 'refs' && (field.kind !== 'text' || (field.maxLength ?? Infinity) <= 50)
+/**
+ * A long text wraps within a sensible width: never squeezed to a word (a site's address was one
+ * character wide beside the other columns), never taking the row's width from the decisive ones.
+ */
+const wrapsWithin = (field: AnyEntity['fields'][string]) => field.kind === 'text' && !keepsOneLine(field)
 
 /** A click on a control inside a row (a checkbox, a button, a link) is that control's, not the row's. */
 const isOnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, [role="button"]') !== null
@@ -401,7 +406,13 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
                       key={cell.id}
                       className={`px-4 py-3 ${field && keepsOneLine(field) ? 'whitespace-nowrap' : ''} ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${cell.column.id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'} ${cell.column.id === 'actions' ? pinnedCell : ''}`}
                     >
-                      <table.FlexRender cell={cell} />
+                      {field && wrapsWithin(field) ? (
+                        <div className="min-w-48 max-w-80">
+                          <table.FlexRender cell={cell} />
+                        </div>
+                      ) : (
+                        <table.FlexRender cell={cell} />
+                      )}
                     </td>
                   )
                 })}
