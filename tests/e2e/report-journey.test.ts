@@ -154,6 +154,17 @@ describe('a report in the browser', () => {
     })
   })
 
+  it('keeps every amount of the trial balance in view at 1280 px, the closing balance last', async () => {
+    await page.emulateMedia({ media: 'screen' })
+    await page.goto(`${server.url}/apps/report-management/trial-balance-reports`)
+    await page.getByRole('button', { name: 'Run' }).click()
+    const region = page.locator('table').locator('xpath=..')
+    await expect.poll(() => page.locator('thead th').count()).toBeGreaterThan(6)
+    const frame = (await region.boundingBox())!
+    const last = (await page.locator('thead th').last().boundingBox())!
+    expect(last.x + last.width).toBeLessThanOrEqual(frame.x + frame.width + 1)
+  })
+
   it('shows the change log, paged, newest first', async () => {
     await page.goto(`${server.url}/apps/report-management/change-log-reports?record=employee`)
     const log = await api<{ rows: { record_id: number }[]; total_elements: number }>('/api/reports/change_log/?record=employee')

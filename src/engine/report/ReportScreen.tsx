@@ -153,8 +153,11 @@ function ReportTable({ controller: c }: { controller: ReportController }) {
   const columns = report.columnNames
   const fieldOf = (name: string) => report.columns[name]!
   const alignOf = (name: string) => (isNumericCell(fieldOf(name)) ? 'text-end tabular-nums' : 'text-start')
-  // A row reads on one line (the card scrolls sideways on a narrow screen); only longer text wraps.
-  const isKeptWhole = (name: string, index: number) => index === 0 || fieldOf(name).cell !== 'text'
+  // A row reads on one line (the card scrolls sideways on a narrow screen); only text wraps, the
+  // first column's within a sensible width, so that the amounts — the decisive columns, the
+  // closing balance last — stay in view at 1280 px. Their headers wrap between words instead.
+  const isKeptWhole = (name: string) => fieldOf(name).cell !== 'text'
+  const headerClass = (name: string) => (isNumericCell(fieldOf(name)) ? 'min-w-24' : 'whitespace-nowrap')
   const isEmpty = c.hasRun && c.rows.length === 0
   const hasTotals = report.totals.length > 0 && c.totals !== null && c.rows.length > 0
   return (
@@ -163,7 +166,7 @@ function ReportTable({ controller: c }: { controller: ReportController }) {
       head={
         <tr>
           {columns.map((name) => (
-            <th key={name} scope="col" className={`whitespace-nowrap px-4 py-3 ${alignOf(name)}`}>
+            <th key={name} scope="col" className={`${headerClass(name)} px-3 py-3 first:ps-4 ${alignOf(name)}`}>
               {t(report.fieldLabelKey(name))}
             </th>
           ))}
@@ -191,8 +194,14 @@ function ReportTable({ controller: c }: { controller: ReportController }) {
         {c.rows.map((row, i) => (
           <tr key={i} className="hover:bg-slate-50 dark:hover:bg-slate-800/60">
             {columns.map((name, j) => (
-              <td key={name} className={`px-4 py-3 ${alignOf(name)} ${isKeptWhole(name, j) ? 'whitespace-nowrap' : ''} ${j === 0 ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'}`}>
-                <FieldCell field={fieldOf(name)} value={row[name]} />
+              <td key={name} className={`px-3 py-3 first:ps-4 ${alignOf(name)} ${isKeptWhole(name) ? 'whitespace-nowrap' : ''} ${j === 0 ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'}`}>
+                {j === 0 && !isKeptWhole(name) ? (
+                  <div className="min-w-36 max-w-64">
+                    <FieldCell field={fieldOf(name)} value={row[name]} />
+                  </div>
+                ) : (
+                  <FieldCell field={fieldOf(name)} value={row[name]} />
+                )}
               </td>
             ))}
           </tr>
@@ -205,17 +214,17 @@ function ReportTable({ controller: c }: { controller: ReportController }) {
               const total = c.totals?.[name]
               if (report.totals.includes(name) && total !== undefined) {
                 return (
-                  <td key={name} className={`whitespace-nowrap px-4 py-3 ${alignOf(name)}`}>
+                  <td key={name} className={`whitespace-nowrap px-3 py-3 first:ps-4 ${alignOf(name)}`}>
                     <FieldCell field={fieldOf(name)} value={totalValue(fieldOf(name), total)} />
                   </td>
                 )
               }
               return j === 0 ? (
-                <th key={name} scope="row" className="px-4 py-3 text-start">
+                <th key={name} scope="row" className="px-3 py-3 ps-4 text-start">
                   {t('report.total')}
                 </th>
               ) : (
-                <td key={name} className="px-4 py-3" />
+                <td key={name} className="px-3 py-3" />
               )
             })}
           </tr>
