@@ -189,7 +189,7 @@ const keepsOneLine = (field: AnyEntity['fields'][string]) => field.cell !== 'ref
  * A long text wraps within a sensible width: never squeezed to a word (a site's address was one
  * character wide beside the other columns), never taking the row's width from the decisive ones.
  */
-const wrapsWithin = (field: AnyEntity['fields'][string]) => field.kind === 'text' && !keepsOneLine(field)
+const wrapsWithin = (field: AnyEntity['fields'][string]) => field.kind === 'text' && (field.widget === 'textarea' || (field.maxLength ?? Infinity) > 200)
 
 /** A click on a control inside a row (a checkbox, a button, a link) is that control's, not the row's. */
 const isOnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, [role="button"]') !== null

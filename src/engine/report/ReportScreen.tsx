@@ -155,9 +155,9 @@ function ReportTable({ controller: c }: { controller: ReportController }) {
   const alignOf = (name: string) => (isNumericCell(fieldOf(name)) ? 'text-end tabular-nums' : 'text-start')
   // A row reads on one line (the card scrolls sideways on a narrow screen); only text wraps, the
   // first column's within a sensible width, so that the amounts — the decisive columns, the
-  // closing balance last — stay in view at 1280 px. Their headers wrap between words instead.
+  // closing balance last — stay in view at 1280 px. Headers wrap between words instead.
   const isKeptWhole = (name: string) => fieldOf(name).cell !== 'text'
-  const headerClass = (name: string) => (isNumericCell(fieldOf(name)) ? 'min-w-24' : 'whitespace-nowrap')
+  const headerClass = (name: string) => (fieldOf(name).kind === 'decimal' ? 'min-w-24' : '')
   const isEmpty = c.hasRun && c.rows.length === 0
   const hasTotals = report.totals.length > 0 && c.totals !== null && c.rows.length > 0
   return (
