@@ -2,7 +2,7 @@ import { compareDecimals, messageOfIssue, type Entity, type Fields, type Message
 import { instantOf, isCalendarDate, isIdText, validatorOf } from '../../schema/kit/validators'
 import { BusinessError, NotFoundError, ValidationError } from './errors'
 import type { Filter } from './list-query'
-import { hasNulCharacter, modelName } from './validate'
+import { modelName } from './validate'
 
 /** `page` is 1-based (default 1); `size` defaults to 10 and is capped at 100; non-digits are ignored. */
 export function pageOf(query: Record<string, unknown>): { page: number; size: number } {
@@ -72,7 +72,6 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
   const refuse = (key: string, message: Message) => (errors[key] ??= []).push(message)
   const text = (key: string, raw: unknown) => {
     const value = (Array.isArray(raw) ? String(raw[0]) : String(raw)).trim()
-    if (hasNulCharacter(value)) throw new BusinessError({ key: 'detail.search_value', params: { param: key } })
     return value.slice(0, MAX_SEARCH)
   }
   if (query.q !== undefined) {
@@ -85,7 +84,6 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
     if (key.endsWith(IN_SUFFIX) && (key === `id${IN_SUFFIX}` || isExact(entity, key.slice(0, -IN_SUFFIX.length)))) {
       const name = key.slice(0, -IN_SUFFIX.length)
       const given = [raw].flat().flatMap((v) => String(v).split(','))
-      if (given.some(hasNulCharacter)) throw new BusinessError({ key: 'detail.search_value', params: { param: key } })
       const parts = given.map((v) => v.trim()).filter((v) => v !== '')
       if (parts.length === 0) continue
       if (parts.length > MAX_IN_VALUES) {

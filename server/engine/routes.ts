@@ -10,7 +10,6 @@ import { filtersOf, orderingOf, pageOf, rowIdOf, viewFilters } from './request'
 import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { messageFor } from '../i18n'
 import { readBody, uploadsOf } from './uploads'
-import { hasNulCharacter } from './validate'
 import { reorderGallery } from './gallery'
 import { createDocument, deleteDocument, deleteDocuments, readDocument, updateDocument } from './operations/documents'
 
@@ -176,7 +175,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
   for (const extra of entity.extraRoutes) {
     app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: actionConfig(entity, 'LIST') }, async (req) => {
       const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
-      if (!parsed.success || parsed.data === null || hasNulCharacter(parsed.data)) throw new BusinessError({ key: 'detail.lookup_value', params: { field: extra.field, label: entity.fieldLabelKey(extra.field), value: req.params.value } })
+      if (!parsed.success || parsed.data === null) throw new BusinessError({ key: 'detail.lookup_value', params: { field: extra.field, label: entity.fieldLabelKey(extra.field), value: req.params.value } })
       const { rows } = await readList(requestContext(deps, entity, req), {
         filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
         ordering: entity.ordering,

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Entity, Fields } from '../../../schema/kit'
 import type { Row } from '../../db/types'
-import { BusinessError, NotFoundError } from '../../engine/errors'
+import { NotFoundError } from '../../engine/errors'
 import type { Filter } from '../../engine/list-query'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { readList, readRow } from '../../engine/service'
-import { hasNulCharacter } from '../../engine/validate'
 
 /** `/cms_menu_content/api/v1`: the part of an entity's base before its own name, where the contract puts some of its routes. */
 export const contractPrefix = (entity: Entity<string, Fields>) => entity.api.base.slice(0, entity.api.base.lastIndexOf('/'))
@@ -52,7 +51,6 @@ export function registerContentRoutes(app: FastifyInstance, deps: ModuleDeps): v
   // A page's meta data, found by the slug of its content (the site's address of a tour), as `{id}` answers it.
   app.get<{ Params: { slug: string } }>(`${meta.api.base}/get_meta_data_by_cms_content_slug/:slug/`, { config: actionConfig(meta, 'DETAILS') }, async (request) => {
     const slug = request.params.slug
-    if (hasNulCharacter(slug)) throw new BusinessError({ key: 'detail.lookup_value', params: { field: 'slug', label: content.fieldLabelKey('slug'), value: slug } })
     const [found] = await list(request, content, [{ field: 'slug', op: 'equals', value: slug }], 'id')
     if (!found) throw new NotFoundError({ key: 'detail.cms_content_slug_not_found', params: { slug } })
     const [first] = await list(request, meta, [{ field: 'cms_content', op: 'equals', value: Number(found.id) }], 'id')

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { BusinessError, NotFoundError } from '../../engine/errors'
+import { NotFoundError } from '../../engine/errors'
 import type { Filter } from '../../engine/list-query'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { readList } from '../../engine/service'
-import { hasNulCharacter } from '../../engine/validate'
 import { contractPrefix } from './content-routes'
 import { imagesByHead } from './image-maps'
 
@@ -45,7 +44,6 @@ export function registerImageRoutes(app: FastifyInstance, deps: ModuleDeps): voi
   }))
   app.get<{ Params: { name: string } }>(`${base}/${imageRoutePaths.byMenuName}`, { config }, async (request) => {
     const name = request.params.name
-    if (hasNulCharacter(name)) throw new BusinessError({ key: 'detail.lookup_value', params: { field: 'name', label: menu.fieldLabelKey('name'), value: name } })
     const menus = await readList(requestContext(engine, menu, request), { filters: [{ field: 'name', op: 'contains', value: name }], ordering: menu.ordering })
     if (menus.rows.length === 0) throw new NotFoundError({ key: 'detail.cms_menu_name_not_found', params: { name } })
     const rows = await Promise.all(menus.rows.map((m) => imagesOf(request, Number(m.id))))

@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { rootOf, type Entity, type Fields } from '../../../schema/kit'
 import { can } from '../../auth/principal'
-import { BusinessError } from '../../engine/errors'
 import type { ModuleDeps } from '../../engine/modules'
 import { requestContext } from '../../engine/routes'
 import { readList } from '../../engine/service'
-import { hasNulCharacter } from '../../engine/validate'
 
 /**
  * The people search (`GET /api/people/search/?q=text`, issue 11): every kind of person the
@@ -45,7 +43,6 @@ export function registerPeopleSearch(app: FastifyInstance, deps: ModuleDeps): vo
   app.get(PEOPLE_SEARCH_PATH, { config: { permission: kinds.map((k) => k.permissions.LIST) } }, async (request: FastifyRequest) => {
     const raw = (request.query as Record<string, unknown>).q
     const text = (typeof raw === 'string' ? raw : '').trim().slice(0, MAX_TEXT)
-    if (hasNulCharacter(text)) throw new BusinessError({ key: 'detail.search_value', params: { param: 'q' } })
     const principal = request.principal!
     const groups: Array<{ entity: string; list_key: string; total: number; people: Person[] }> = []
     if (text === '') return { q: text, groups }

@@ -11,7 +11,7 @@ import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { updateRow, type Ctx } from '../../engine/service'
 import { isUploadOf, readBody, uploadsOf } from '../../engine/uploads'
-import { hasNulCharacter, parseWith } from '../../engine/validate'
+import { parseWith } from '../../engine/validate'
 import { userEntities } from './access'
 
 /**
@@ -93,7 +93,6 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
           await checks(request, request.principal ? `user:${request.principal.id}` : `address:${request.ip}`)
           const raw = request.query[field]
           if (typeof raw !== 'string' || raw.trim() === '') throw new BusinessError({ key: 'detail.value_missing', params: { label: `field.${field}`, name: label } })
-          if (hasNulCharacter(raw)) throw new BusinessError({ key: 'detail.value_invalid', params: { label: `field.${field}`, lower: label.toLowerCase() } })
           let except = 0
           if (when === 'update') {
             const other = request.query.user
