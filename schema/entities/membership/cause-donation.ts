@@ -2,11 +2,13 @@ import { defineEntity, f, type Rule } from '../../kit'
 import { donation, donationSections, donorRules } from './donation'
 
 const isSet = (v: unknown) => v !== null && v !== undefined && v !== ''
-/** What names who gives; a cause donation that names none of it is anonymous (cause-donations.ts). */
+/** What names who gives. */
 const NAMING = ['donor', 'first_name', 'last_name', 'email', 'is_anonymous'] as const
+/** A cause donation that names no one at all (the contract's `{cause, amount}`) is anonymous: its rules say so, and its hook records it (cause-donations.ts). */
+export const namesNoOne = (values: Readonly<Record<string, unknown>>): boolean => NAMING.every((name) => !isSet(values[name]))
 /** The donation's rules, where naming no one at all is an anonymous gift rather than a missing name. */
 const causeDonorRules: readonly Rule[] = donorRules.map((rule) =>
-  rule.message === 'validation.required' ? { ...rule, fields: [...new Set([...(rule.fields ?? []), ...NAMING])], check: (v, c) => rule.check(v, c) || NAMING.every((name) => !isSet(v[name])) } : rule,
+  rule.message === 'validation.required' ? { ...rule, fields: [...new Set([...(rule.fields ?? []), ...NAMING])], check: (v, c) => rule.check(v, c) || namesNoOne(v) } : rule,
 )
 
 /**

@@ -1,3 +1,4 @@
+import { namesNoOne } from '../../../schema/entities/membership/cause-donation'
 import type { EntityHooks } from '../../engine/hooks'
 
 /**
@@ -8,11 +9,8 @@ import type { EntityHooks } from '../../engine/hooks'
  * was signed in, the clerk who typed it (issue 20). A body that names a member, a person or
  * says `is_anonymous` is taken as it says.
  */
-const isSet = (v: unknown) => v !== null && v !== undefined && v !== ''
-const NAMING = ['donor', 'first_name', 'last_name', 'email', 'is_anonymous'] as const
-
 export const causeDonationHooks: EntityHooks = {
   beforeValidate({ action, input }) {
-    if (action === 'create' && NAMING.every((name) => !isSet(input[name]))) input.is_anonymous = true
+    if (action === 'create' && namesNoOne(input)) input.is_anonymous = true
   },
 }
