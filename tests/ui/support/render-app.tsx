@@ -9,6 +9,7 @@ import { buildSignedInRoutes } from '../../../src/app/signed-in-routes'
 import { session } from '../../../src/auth/session'
 import { checkSession } from '../../../src/auth/start-up'
 import type { AnyEntity } from '../../../src/engine/entity-api'
+import { trackRenderedApp } from './rendered-apps'
 
 /**
  * The whole app at a URL, in jsdom: the real router, session, api client and screens,
@@ -18,6 +19,7 @@ export async function renderApp(path: string, options: { entities?: readonly Any
   const history = createMemoryHistory({ initialEntries: [path] })
   const queryClient = createQueryClient()
   queryClient.setDefaultOptions({ queries: { retry: false, staleTime: 0 } })
+  trackRenderedApp(queryClient)
   const entities = options.entities === undefined ? registryEntities : options.entities
   const router = createAppRouter({ entities, loadEntities: options.loadEntities, signedInRoutes: buildSignedInRoutes, history, queryClient })
   session.restart()
