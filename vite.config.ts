@@ -17,14 +17,14 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // What every route needs (React, the router, i18next, the session and its JWT reader,
-        // the feedback store) in one file: a dozen small chunks compress worse than one, and /login pays for it.
+        // the feedback store, the early answers) in one file: a dozen small chunks compress worse than one, and /login pays for it.
         codeSplitting: {
           // A group takes only the modules it names; what they import stays where it was.
           includeDependenciesRecursively: false,
           groups: [
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|i18next|react-i18next|use-sync-external-store|jose|tiny-invariant|tiny-warning|cookie-es|seroval[^\\/]*)[\\/]|src[\\/](auth[\\/]session|engine[\\/]ui[\\/]notifications|engine[\\/]api-error|engine[\\/]api-session)\.ts$/,
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|i18next|react-i18next|use-sync-external-store|jose|tiny-invariant|tiny-warning|cookie-es|seroval[^\\/]*)[\\/]|src[\\/](auth[\\/]session|engine[\\/]ui[\\/]notifications|engine[\\/]api-error|engine[\\/]api-session|engine[\\/]early-answers)\.ts$|schema[\\/]kit[\\/]request-url\.ts$/,
             },
             {
               // The signed-in shell in its default state (layout 1) and what every signed-in

@@ -27,6 +27,7 @@ import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './
 import type { ActionHandler } from './engine/service'
 import { answersForCaller } from './engine/for-caller'
 import { frameworkErrorHandler, newRequestId, registerErrorHandling } from './http/errors'
+import { loadAppPage } from './http/app-page'
 import { registerCompression, registerStaticServing } from './http/static'
 import { catalogues, messageFor } from './i18n'
 
@@ -133,8 +134,10 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   const reports = options.reports ?? registeredReports
   assertRegistry(entities, reports)
 
+  // The page of each address (its inline script starts what the address needs): its scripts' hashes are allowed.
+  const appPage = options.distDir ? loadAppPage(options.distDir, entities, reports) : undefined
   const helmetOptions = {
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, imgSrc: ["'self'", 'data:', 'blob:'] } },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, imgSrc: ["'self'", 'data:', 'blob:'], scriptSrc: ["'self'", ...(appPage?.scriptHashes ?? [])] } },
     strictTransportSecurity: !options.isDemo,
   }
   const setSecurityHeaders = securityHeadersOf(helmetOptions)
@@ -209,7 +212,7 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   checkBespokeRoutes(entities, routeTable)
   const start = async () => {
     for (const m of modules) await m.onStart?.(deps)
-    await registerStaticServing(app, { mediaDir: options.mediaDir, distDir: options.distDir })
+    await registerStaticServing(app, { mediaDir: options.mediaDir, distDir: options.distDir, appPage })
   }
   return { app, start }
 }

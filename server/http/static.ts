@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { messageFor } from '../i18n'
+import type { AppPage } from './app-page'
 
 /** How long a browser may keep what the server sends without asking again. */
 export const cacheControl = {
@@ -22,6 +25,21 @@ const compressibleTypes = /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]text(?:;|
 
 /** The extensions the build precompresses (scripts/precompress.ts); the copies are reached through `preCompressed`, never by their own URL. */
 const precompressedSuffix = /\.(br|gz)$/
+
+/** The page is made per address and small: a middling brotli level costs well under a millisecond. */
+const pageBrotli = { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }
+
+/** Brotli, else gzip, else none, as the request accepts (a coding refused with `q=0` is not accepted). */
+export function encodingFor(header: string | string[] | undefined): 'br' | 'gzip' | 'identity' {
+  const accepted = new Set(
+    String(header ?? '')
+      .split(',')
+      .map((part) => part.trim().toLowerCase().split(/\s*;\s*/))
+      .filter(([, q]) => !/^q=0(\.0*)?$/.test(q ?? ''))
+      .map(([coding]) => coding),
+  )
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity'
+}
 
 /** Uploads a browser shows inline: raster images only (an SVG can carry script). */
 const inlineMedia = /\.(png|jpe?g|gif|webp|avif|bmp|ico)$/i
@@ -55,6 +73,8 @@ export type ServingOptions = {
   mediaDir: string
   /** Built browser app (vite build output); absent or without index.html: API only. */
   distDir?: string
+  /** index.html as each address gets it (server/http/app-page.ts); the file as built when absent. */
+  appPage?: AppPage
 }
 
 /**
@@ -99,7 +119,19 @@ export async function registerStaticServing(app: FastifyInstance, options: Servi
     const isBrowserRoute = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && !request.url.startsWith('/media/') && !request.url.startsWith('/assets/')
     // A missing hashed asset is a 404, not index.html: a page of an older release asking for
     // its chunk must fail as a script, not parse HTML as one.
-    if (distDir && isBrowserRoute) return reply.type('text/html').sendFile('index.html', distDir)
+    if (distDir && isBrowserRoute) {
+      if (!options.appPage) return reply.type('text/html').sendFile('index.html', distDir)
+      const html = options.appPage.htmlFor(request.url)
+      // Checked on every load (it names the current hashed assets): a 304 when nothing changed.
+      const etag = `W/"${createHash('sha1').update(html).digest('base64url')}"`
+      reply.header('cache-control', cacheControl.page).header('etag', etag).header('vary', 'accept-encoding')
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+      reply.type('text/html; charset=utf-8')
+      // The not-found handler is no route: @fastify/compress's hooks do not reach it.
+      const encoding = encodingFor(request.headers['accept-encoding'])
+      if (encoding === 'identity') return reply.send(html)
+      return reply.header('content-encoding', encoding).send(encoding === 'br' ? brotliCompressSync(html, pageBrotli) : gzipSync(html))
+    }
     return reply.code(404).send({ detail: messageFor(request.headers['accept-language'], { key: 'detail.path_not_found' }) })
   })
 }

@@ -15,6 +15,19 @@ export const paths = {
   passengerSearch: '/apps/passenger/search',
 } as const
 
+/**
+ * The API reads every signed-in page starts with: the server names them in the page so
+ * that they start with its HTML (server/http/app-page.ts).
+ */
+export const startPaths = {
+  /** Sign-in with the stored token (spec §4, §7): the server answers `{user, access_token}`. */
+  accessToken: '/api/auth/access-token',
+  /** The site's first general setting: its title and favicon. */
+  siteSettings: '/general_setting/api/v1/general_setting/all/',
+  /** The sidebar of the caller's role (api-contract §3.4). */
+  userMenu: '/menu_item/api/v1/menu_item/nested_menu_item_by_user_role/',
+} as const
+
 /** Session storage key of the toolbar search text (spec §3). */
 export const PASSENGER_SEARCH_KEY = 'passenger_search_key'
 

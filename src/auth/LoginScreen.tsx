@@ -5,7 +5,7 @@ import { paths, safeRedirect } from '../app/paths'
 import { LanguageSelect } from '../shell/LanguageSelect'
 import { Spinner } from '../engine/ui/PageSpinner'
 import { Logo } from '../shell/Logo'
-import { useScreenTitle } from '../shell/useDocumentTitle'
+import { useScreenTitle } from '../shell/screen-title'
 import { useLoginForm, type ServerError } from './useLoginForm'
 
 const inputClass =

@@ -1,5 +1,6 @@
 import { notify, showSnackbar } from '../engine/ui/notifications'
 import { connectApiSession } from '../engine/api-session'
+import { dropEarlyAnswers } from '../engine/early-answers'
 import { endServerSession } from './logout-api'
 
 /**
@@ -148,6 +149,7 @@ function createSession() {
   }
 
   function clear(): void {
+    dropEarlyAnswers()
     writeStorage(USER_PROFILE_KEY, null)
     writeStorage(USER_ID_KEY, null)
     writeStorage(TOKEN_KEY, null)

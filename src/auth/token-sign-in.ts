@@ -1,9 +1,10 @@
+import { startPaths } from '../app/paths'
 import { apiRequest } from '../engine/api'
 import { applyUserSettings } from '../shell/settings/store'
 import type { LoginAnswer } from './session'
 
 /** Sign-in with the stored token (spec §4, §7): the server answers `{user, access_token}`. */
-export const ACCESS_TOKEN_PATH = '/api/auth/access-token'
+export const ACCESS_TOKEN_PATH = startPaths.accessToken
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 

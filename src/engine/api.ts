@@ -2,6 +2,8 @@ import ky, { type KyInstance } from 'ky'
 import { currentLanguage } from '../i18n'
 import { ApiError, bodyOf, errorOfBody, NETWORK_ERROR_STATUS } from './api-error'
 import { apiToken, unauthorized } from './api-session'
+import { takeEarlyAnswer } from './early-answers'
+import { requestUrlOf } from '../../schema/kit/request-url'
 
 export { ApiError, bodyOf, errorOfBody, isApiError, NETWORK_ERROR_STATUS, type FieldErrors } from './api-error'
 export { apiToken, unauthorized } from './api-session'
@@ -43,9 +45,14 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
   const searchParams: Record<string, string | number> = {}
   for (const [key, value] of Object.entries(options.searchParams ?? {})) if (value !== undefined) searchParams[key] = value
 
-  let response: Response
+  let response: Response | undefined
+  if ((options.method ?? 'get') === 'get') {
+    const early = takeEarlyAnswer(requestUrlOf(path, searchParams), headers.Authorization ?? null, headers['Accept-Language']!)
+    // A failed or refused early answer is asked again: the usual handling of its error follows.
+    response = await early?.then((r) => (r.ok ? r : undefined)).catch(() => undefined)
+  }
   try {
-    response = await client(path.replace(/^\/+/, ''), {
+    response ??= await client(path.replace(/^\/+/, ''), {
       method: options.method ?? 'get',
       headers,
       searchParams,

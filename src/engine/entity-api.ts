@@ -1,4 +1,5 @@
 import type { Entity, Fields } from '../../schema/kit'
+import { listRequestOf, type ListParams } from '../../schema/kit/list-view'
 import { apiRequest } from './api'
 
 /**
@@ -10,7 +11,7 @@ export type AnyEntity = Entity<string, Fields>
 export type Row = { id: number } & Record<string, unknown>
 
 /** `filters`: the server's filter parameters (`city=5`, `emp_join_date_after=2024-01-01`), answered by `search/`. */
-export type ListParams = { page: number; size: number; ordering?: string; search?: string; filters?: Readonly<Record<string, string>> }
+export type { ListParams } from '../../schema/kit/list-view'
 
 export type ListPage = { rows: Row[]; page: number; size: number; totalPages: number; totalElements: number }
 
@@ -25,26 +26,10 @@ function rowsOf(value: unknown): Row[] {
 
 const numberOr = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback)
 
-/**
- * `all/`, paged; with text, `q`: any searchable field contains it, ignoring case and accents;
- * with filters, `search/` (the contract's filtered list) with them.
- */
+/** A page of a list (schema/kit/list-view.ts `listRequestOf`: `all/`, `q`, `search/` with filters). */
 export async function fetchList(entity: AnyEntity, params: ListParams, signal?: AbortSignal): Promise<ListPage> {
-  const text = params.search?.trim() ?? ''
-  const filters = params.filters ?? {}
-  const isFiltered = Object.keys(filters).length > 0 && entity.routes.search !== false
-  const body = await apiRequest(`${entity.api.base}/${isFiltered ? 'search' : 'all'}/`, {
-    searchParams: {
-      ...(isFiltered ? filters : {}),
-      // A list view's rows (`views` of the registry): the server holds its filter.
-      view: entity.listView?.name,
-      q: text || undefined,
-      page: params.page,
-      size: params.size,
-      ordering: params.ordering || undefined,
-    },
-    signal,
-  })
+  const { path, searchParams } = listRequestOf(entity, params)
+  const body = await apiRequest(path, { searchParams, signal })
   const envelope = isObject(body) ? body : {}
   const rows = rowsOf(envelope[entity.listKey])
   return {

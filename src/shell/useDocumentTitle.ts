@@ -1,13 +1,7 @@
 import { useEffect } from 'react'
 import { getSiteTitle, SITE_TITLE_EVENT } from '../app/site-settings'
 import { MAIN_CONTENT_ID } from './layouts/parts'
-
-/** "Police Stations · Back-office": the page's name, then the site's. */
-export function documentTitleOf(page: string | null | undefined, site: string | null): string {
-  const name = page?.replace(/\s+/g, ' ').trim()
-  if (!name) return site ?? document.title
-  return site ? `${name} · ${site}` : name
-}
+import { documentTitleOf } from './screen-title'
 
 /**
  * Keeps the document title to the page shown: its main heading (the name the sidebar and the
@@ -32,20 +26,4 @@ export function useDocumentTitle(): void {
       if (site) document.title = site
     }
   }, [])
-}
-
-/**
- * The document title of a screen without the shell (sign-in, a forgotten password): named for
- * what it is, then the site's title — never the site's title alone, as if it were any page.
- */
-export function useScreenTitle(name: string): void {
-  useEffect(() => {
-    const update = () => {
-      const title = documentTitleOf(name, getSiteTitle())
-      if (document.title !== title) document.title = title
-    }
-    globalThis.addEventListener(SITE_TITLE_EVENT, update)
-    update()
-    return () => globalThis.removeEventListener(SITE_TITLE_EVENT, update)
-  }, [name])
 }

@@ -1,3 +1,4 @@
+import { startPaths } from '../app/paths'
 import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { useAccess } from '../auth/useAccess'
@@ -7,7 +8,7 @@ import { useEntities, useReports } from '../engine/entities-context'
 import { adaptMenu, filterNavigation, pageItems, registryNavigation, type MenuItemNode, type NavigationItem } from './navigation'
 
 /** The sidebar of the caller's role (api-contract §3.4). */
-export const USER_MENU_PATH = '/menu_item/api/v1/menu_item/nested_menu_item_by_user_role/'
+export const USER_MENU_PATH = startPaths.userMenu
 
 export const navigationKey = ['navigation'] as const
 

@@ -120,6 +120,34 @@ describe('the list’s view in the address', () => {
   })
 })
 
+describe('a list opened by its address', () => {
+  it('asks for its rows, its menu and the session check once each, with the page itself, allowed by the page’s policy', async () => {
+    const { context, page } = await signedIn({ width: 390, height: 844 })
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.enable')
+    const asked: Array<{ url: string; by: string | undefined }> = []
+    cdp.on('Network.requestWillBeSent', (e) => {
+      const path = new URL(e.request.url).pathname
+      if (!path.startsWith('/assets/')) asked.push({ url: `${path}${new URL(e.request.url).search}`, by: e.initiator.stack?.callFrames[0]?.url ?? e.initiator.url })
+    })
+    const refused: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error') refused.push(m.text())
+    })
+    await page.goto(`${server.url}${thanas}?ordering=-name`)
+    await page.locator('tbody tr:not([data-skeleton])').first().waitFor()
+    await page.waitForLoadState('networkidle')
+    const once = (url: string) => asked.filter((a) => a.url === url)
+    // The inline script of the page asked (its frames are the page's own address), not a chunk of the app.
+    for (const url of ['/thana/api/v1/thana/all/?page=1&size=30&ordering=-name', '/api/auth/access-token', '/menu_item/api/v1/menu_item/nested_menu_item_by_user_role/']) {
+      expect(once(url), url).toHaveLength(1)
+      expect(once(url)[0]!.by, url).toBe(`${server.url}${thanas}?ordering=-name`)
+    }
+    expect(refused.filter((text) => /Content Security Policy/.test(text))).toEqual([])
+    await context.close()
+  })
+})
+
 describe('a date-range filter', () => {
   it('lists the employees who joined between two days, inclusive', async () => {
     const branch = (await api<{ branches: Array<{ id: number }> }>('/branch/api/v1/branch/all/?size=1')).branches[0]!.id

@@ -5,7 +5,7 @@ import type { AnyEntity } from '../entity-api'
 import { DateInput } from '../widgets/DateInput'
 import { RefSelect } from '../widgets/RefSelect'
 import { borderClass, inputClass } from '../widgets/types'
-import { boundsOf, compareNumbers, paramName, type FilterBound } from './list-search'
+import { boundsOf, compareNumbers, paramName, type FilterBound } from '../../../schema/kit/list-view'
 
 /**
  * The list's filter bar, generated from the kinds of the entity's filter fields: a choice

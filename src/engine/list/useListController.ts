@@ -8,9 +8,9 @@ import { entityKeys, useEntityList } from '../queries'
 import { showAlert } from '../ui/notifications'
 import { useDebouncedValue } from '../useDebouncedValue'
 import { rememberListOrigin, rememberListView } from './list-return'
-import { filterParamsOf, listViewOf, searchOfView, withFilters, type FilterParam, type ListView, type PageSize } from './list-search'
+import { filterParamsOf, listParamsOf, listViewOf, searchOfView, withFilters, type FilterParam, type ListView, type PageSize } from '../../../schema/kit/list-view'
 
-export { isPageSize, pageSizes, type PageSize } from './list-search'
+export { isPageSize, pageSizes, type PageSize } from '../../../schema/kit/list-view'
 
 /**
  * The headless list (ra-core's list controller): its view — page, rows per page (30/50/100),
@@ -91,10 +91,7 @@ export function useListController(entity: AnyEntity) {
   }
   const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null)
 
-  const params: ListParams = useMemo(
-    () => ({ page: view.page, size: view.size, ...(view.ordering ? { ordering: view.ordering } : {}), ...(view.q ? { search: view.q } : {}), ...(Object.keys(view.filters).length > 0 ? { filters: view.filters } : {}) }),
-    [view],
-  )
+  const params: ListParams = useMemo(() => listParamsOf(view), [view])
   const query = useEntityList(entity, params)
   const data = query.data
   const rows: readonly Row[] = data?.rows ?? noRows

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LanguageSelect } from '../../shell/LanguageSelect'
 import { Logo } from '../../shell/Logo'
-import { useScreenTitle } from '../../shell/useDocumentTitle'
+import { useScreenTitle } from '../../shell/screen-title'
 
 /** The frame of a guest's page without the shell (register, the password reset pages): logo, language, a card; the document titled `title`. */
 export function GuestPage({ title, children, isWide = false }: { title: string; children: ReactNode; isWide?: boolean }) {

@@ -1,11 +1,13 @@
-import { isRangeKind, type AnyField } from '../../../schema/kit'
-import type { AnyEntity } from '../entity-api'
+import { isRangeKind, type AnyField, type Entity, type Fields } from './entity'
+
+type AnyEntity = Entity<string, Fields>
 
 /**
  * A list's view in its address: the page, the rows per page, the order, the search text
  * and the filters (`?page=2&ordering=-name&q=dha&city=5&emp_join_date_after=2024-01-01`),
  * so that Back, a reload or a shared link shows the same rows. Pure and small: the list
- * reads and writes the router's search with it.
+ * reads and writes the router's search with it, and the server reads a page's address with
+ * it to start that list's request with the page (server/http/app-page.ts).
  *
  * The filter parameters are the server's (`search/`'s): `<field>` for a choice, a flag or a
  * reference; `<field>_after` / `<field>_before` for a date or datetime (inclusive days);
@@ -125,4 +127,32 @@ export function compareNumbers(a: string, b: string): number | undefined {
   const value = (p: NonNullable<ReturnType<typeof parse>>) => p.sign * BigInt(`${p.whole}${p.frac.padEnd(scale, '0')}`)
   const d = value(x) - value(y)
   return d < 0n ? -1 : d > 0n ? 1 : 0
+}
+
+/** What the list asks the server for a view: its page, size, order, search text and filters. */
+export type ListParams = { page: number; size: number; ordering?: string; search?: string; filters?: Readonly<Record<string, string>> }
+
+export function listParamsOf(view: ListView): ListParams {
+  return {
+    page: view.page,
+    size: view.size,
+    ...(view.ordering ? { ordering: view.ordering } : {}),
+    ...(view.q ? { search: view.q } : {}),
+    ...(hasFilters(view) ? { filters: view.filters } : {}),
+  }
+}
+
+/**
+ * The request of a list page: `all/`, paged; with text, `q`; with filters, `search/` (the
+ * contract's filtered list) with them; a list view (`views`) names itself, the server holds
+ * its filter. Undefined values are left out of the query.
+ */
+export function listRequestOf(entity: AnyEntity, params: ListParams): { path: string; searchParams: Record<string, string | number | undefined> } {
+  const text = params.search?.trim() ?? ''
+  const filters = params.filters ?? {}
+  const isFiltered = Object.keys(filters).length > 0 && entity.routes.search !== false
+  return {
+    path: `${entity.api.base}/${isFiltered ? 'search' : 'all'}/`,
+    searchParams: { ...(isFiltered ? filters : {}), view: entity.listView?.name, q: text || undefined, page: params.page, size: params.size, ordering: params.ordering || undefined },
+  }
 }

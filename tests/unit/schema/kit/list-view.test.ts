@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { registry } from '../../../schema'
-import { defineEntity, f } from '../../../schema/kit'
-import { compareNumbers, filterParamsOf, listViewOf, searchOfView, withFilters } from '../../../src/engine/list/list-search'
+import { registry } from '../../../../schema'
+import { defineEntity, f } from '../../../../schema/kit'
+import { compareNumbers, filterParamsOf, listViewOf, searchOfView, withFilters } from '../../../../schema/kit/list-view'
 
-/** A list's view in its address (src/engine/list/list-search.ts): read, written, and what it keeps out. */
+/** A list's view in its address (schema/kit/list-view.ts): read, written, and what it keeps out. */
 const gadget = defineEntity({
   name: 'gadget',
   module: 'test',
