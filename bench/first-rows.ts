@@ -11,7 +11,8 @@
  * before it was drawn. BENCH_FIRST_ROWS_RUNS (default 5) loads of each page; the median is
  * reported.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { cpus, loadavg } from 'node:os'
 import type { Browser, CDPSession } from 'playwright-core'
 import { registry } from '../schema'
@@ -102,10 +103,43 @@ async function loadOnce(browser: Browser, url: string, storage: Record<string, s
   return { requests: list, firstRowMs, roundTrips: firstRowAt === undefined ? undefined : deepest?.depth, chain }
 }
 
+/**
+ * What a page's JavaScript is made of, as sent: each file's bytes shared out by its source
+ * map between the libraries (node_modules), the app's code and its text (the catalogues,
+ * chunks without a map), in proportion to what each source contributes to the file.
+ */
+function composition(requests: Request[]): { libraries: number; app: number; text: number } {
+  const out = { libraries: 0, app: 0, text: 0 }
+  for (const r of requests.filter((x) => kindOf(x) === 'js')) {
+    const sent = r.bytes - r.headers
+    const file = join('dist', new URL(r.url).pathname)
+    if (!existsSync(`${file}.map`)) {
+      out.text += sent
+      continue
+    }
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] }
+    // The sources' own sizes stand in for their share of the minified file.
+    const sizes = map.sources.map((source, i) => ({ source, size: map.sourcesContent?.[i]?.length ?? 0 }))
+    const total = sizes.reduce((a, x) => a + x.size, 0)
+    // A catalogue's chunk maps to nothing of its own.
+    if (total === 0) {
+      out.text += sent
+      continue
+    }
+    for (const { source, size } of sizes) {
+      const share = (sent * size) / total
+      if (source.includes('node_modules')) out.libraries += share
+      else if (/locales[\\/].*\.json$/.test(source)) out.text += share
+      else out.app += share
+    }
+  }
+  return out
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const kb = (bytes: number) => (bytes / 1024).toFixed(1)
 
-type Summary = { label: string; path: string; files: Record<string, { n: number; bytes: number; body: number }>; requests: number; firstRowMs?: number; roundTrips?: number; chain: string[] }
+type Summary = { label: string; path: string; files: Record<string, { n: number; bytes: number; body: number }>; parts: ReturnType<typeof composition>; requests: number; firstRowMs?: number; roundTrips?: number; chain: string[] }
 
 function summarise(label: string, path: string, loads: Load[]): Summary {
   const mid = loads.length === 1 || loads[0]!.firstRowMs === undefined ? loads[0]! : loads.find((l) => l.firstRowMs === median(loads.map((x) => x.firstRowMs!)))!
@@ -117,7 +151,7 @@ function summarise(label: string, path: string, loads: Load[]): Summary {
     files[k].bytes += r.bytes
     files[k].body += r.bytes - r.headers
   }
-  return { label, path, files, requests: mid.requests.length, firstRowMs: mid.firstRowMs, roundTrips: mid.roundTrips, chain: mid.chain }
+  return { label, path, files, parts: composition(mid.requests), requests: mid.requests.length, firstRowMs: mid.firstRowMs, roundTrips: mid.roundTrips, chain: mid.chain }
 }
 
 async function main(): Promise<void> {
@@ -163,6 +197,8 @@ async function main(): Promise<void> {
         `| \`${s.path}\` ${s.label} | ${s.requests} | ${f('js').n} | ${kb(f('js').body)} | ${kb(f('js').bytes)} | ${kb(f('css').bytes)} | ${f('api').n} | ${kb(f('api').bytes)} | ${kb(all)} | ${s.roundTrips ?? '–'} | ${s.firstRowMs?.toFixed(0) ?? '–'} | ${budget} |`,
       )
     }
+    lines.push('', 'Their JavaScript, as sent, by what it is made of (shared out by the source maps):', '')
+    for (const s of summaries) lines.push(`- \`${s.path}\`: libraries ${kb(s.parts.libraries)} kB, the app's code ${kb(s.parts.app)} kB, its text (catalogues) ${kb(s.parts.text)} kB.`)
     for (const s of summaries.filter((x) => x.chain.length > 0 && x.firstRowMs !== undefined)) {
       lines.push('', `The deepest chain before the first row of \`${s.path}\`: ${s.chain.map((c) => `\`${c}\``).join(' → ')}.`)
     }

@@ -306,6 +306,13 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   fields: F
   /** Field shown wherever the row is referenced (list cells of FKs, selects). Default `name`, or the parent's. */
   labelField?: FieldName<Merged<P, F>>
+  /**
+   * How a record is named to a person on its own screens (a form's subtitle, a delete's
+   * confirmation, a toast): these fields' values joined by a space — an employee is "Sadia
+   * Rahman", while the label field (their username) stays what references and the API show.
+   * Default: the parent's, else the label field alone.
+   */
+  title?: readonly FieldName<Merged<P, F>>[]
   /** Permission prefix, `THANA` for `THANA_LIST`… Default: the name upper-cased. */
   permission?: string
   /** Default ordering, `field` or `-field`; `-id` when absent (api-contract §2.6). */
@@ -463,6 +470,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   /** Fields stored in the entity's own table: all of them, or those the parent does not have. */
   readonly ownFieldNames: readonly string[]
   readonly labelField: string
+  /** The fields a record's own screens name it by (`title`); empty: the label field. */
+  readonly titleFields: readonly string[]
   readonly permission: string
   readonly permissions: Readonly<Record<Action, string>>
   readonly ordering: string
@@ -615,6 +624,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     parent,
     ownFieldNames,
     labelField: config.labelField ?? parent?.labelField ?? (isLine ? fieldNames[0]! : 'name'),
+    titleFields: config.title ?? parent?.titleFields ?? [],
     permission,
     permissions: Object.fromEntries(actions.map((a) => [a, `${permission}_${a}`])) as Record<Action, string>,
     ordering: config.ordering ?? '-id',

@@ -136,6 +136,19 @@ export function labelsOf(row: Record<string, unknown> | null | undefined): Recor
   return isObject(labels) ? (labels as RecordLabels) : {}
 }
 
+/**
+ * A record as its own screens name it to a person (a form's subtitle, a delete's
+ * confirmation and toast): its title fields' values (`title` in the registry: an employee's
+ * first and last name), else its label.
+ */
+export function titleOf(entity: AnyEntity, row: Record<string, unknown> | undefined): string {
+  const title = entity.titleFields
+    .map((field) => row?.[field])
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .join(' ')
+  return title || labelOf(entity, row)
+}
+
 /** The text shown for a row wherever it is referenced: its label field, or the name of the row it points to. */
 export function labelOf(entity: AnyEntity, row: Record<string, unknown> | undefined): string {
   const value = row?.[entity.labelField]

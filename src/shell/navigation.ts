@@ -43,6 +43,17 @@ export type NavigationItem = {
  */
 const showsTemplatePages = import.meta.env.VITE_TEMPLATE_PAGES === 'true'
 
+/**
+ * The sidebar of someone the back-office gives nothing to list (a registered USER: their
+ * role has no menu): their welcome page and their profile, not an empty bar (issue 20).
+ */
+export function personalItems(): NavigationItem[] {
+  return [
+    { id: 'home', title: 'Home', translate: 'nav.home', type: 'item', icon: 'dashboard', url: paths.dashboard },
+    { id: 'profile', title: 'My Profile', translate: 'profile.title', type: 'item', icon: 'userCircle', url: paths.profile },
+  ]
+}
+
 /** The shell's own pages, after the modules: none in the product's menu (see showsTemplatePages). */
 export function pageItems(withTemplatePages = showsTemplatePages): NavigationItem[] {
   if (!withTemplatePages) return []

@@ -5,7 +5,7 @@ import { useAccess } from '../auth/useAccess'
 import { apiRequest } from '../engine/api'
 import { navigationEntries } from '../../schema/navigation'
 import { useEntities, useReports } from '../engine/entities-context'
-import { adaptMenu, filterNavigation, pageItems, registryNavigation, type MenuItemNode, type NavigationItem } from './navigation'
+import { adaptMenu, filterNavigation, pageItems, personalItems, registryNavigation, type MenuItemNode, type NavigationItem } from './navigation'
 
 /** The sidebar of the caller's role (api-contract §3.4). */
 export const USER_MENU_PATH = startPaths.userMenu
@@ -38,7 +38,10 @@ export function useNavigation(): NavigationItem[] {
   const { data, isError } = menu
   return useMemo(() => {
     const rights = { entities, reports, can: access.can }
-    if (data) return [...filterNavigation(adaptMenu(data), rights), ...pageItems()]
+    if (data) {
+      const menu = filterNavigation(adaptMenu(data), rights)
+      return [...(menu.some((item) => item.type !== 'divider') ? menu : personalItems()), ...pageItems()]
+    }
     if (isError) return filterNavigation(registryNavigation(navigationEntries(entities, reports)), rights)
     return pageItems()
   }, [data, isError, entities, reports, access])

@@ -265,7 +265,7 @@ describeEachDatabase('identity and access', (t) => {
         email: ['You must enter a valid email'],
         password: ['Password must be at least 6 characters'],
         primary_phone: ['Phone is required'],
-        street_address_one: ['Primary Address is required'],
+        street_address_one: ['Primary address is required'],
         gender: ['Gender is required'],
         thana: ['Police Station is required'],
         branch: ['Branch is required'],

@@ -128,6 +128,10 @@ describe('the landing page of someone the back-office gives no list', () => {
     expect(screen.queryByRole('heading', { name: 'Project dashboard' })).not.toBeInTheDocument()
     expect(counted).toBe(0)
     expect(lists).toEqual([])
+    // Their sidebar: their welcome page and their profile, not an empty bar.
+    const sidebar = screen.getByRole('navigation', { name: 'Main navigation' })
+    expect(await within(sidebar).findByRole('link', { name: 'Home' })).toHaveAttribute('href', '/apps/dashboards/project')
+    expect(within(sidebar).getByRole('link', { name: 'My Profile' })).toHaveAttribute('href', '/pages/profile')
 
     // The look: dark in one click, as the toolbar's toggle does it.
     await user.click(within(welcome).getByRole('button', { name: 'Dark' }))

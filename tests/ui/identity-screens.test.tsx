@@ -113,6 +113,12 @@ describe('users and employees', () => {
     const password = await screen.findByLabelText(/^Password/)
     expect(password).not.toHaveAttribute('aria-required')
     expect(screen.queryByRole('textbox', { name: 'Settings' })).not.toBeInTheDocument()
+    // A person is named by their name on their own screen, not by their e-mail or username (issue 20).
+    expect(screen.getByText('Sadia Rahman')).toBeInTheDocument()
+    expect(screen.queryByText('sadia@example.com', { selector: 'p' })).not.toBeInTheDocument()
+    // One vocabulary (issue 20): the user form names the address as the employee form and the contract do.
+    expect(screen.getByRole('textbox', { name: 'Primary address' })).toBeInTheDocument()
+    expect(screen.getByRole('textbox', { name: 'Secondary address' })).toBeInTheDocument()
     // (A save sends only a changed record: something changes, the passwords stay blank.)
     await edited.user.type(screen.getByRole('textbox', { name: /^First Name/ }), 'h')
     await edited.user.click(screen.getByRole('button', { name: 'Save' }))

@@ -315,7 +315,7 @@ describe('language menu and quick panel', () => {
       http.get(api('/api/quick-panel/data'), () =>
         HttpResponse.json({
           date: '2026-11-22',
-          counts: { thanas: 545, cities: 64 },
+          counts: { thanas: 545, cities: 64, users: 7 },
           recent: [{ id: 9, at: '2026-11-22T09:30:00Z', actor: 'admin', entity: 'city', entity_id: 12, action: 'update' }],
         }),
       ),
@@ -325,6 +325,8 @@ describe('language menu and quick panel', () => {
     const panel = await screen.findByRole('dialog', { name: 'Quick Panel' })
     expect(await within(panel).findByText('Sunday, November 22, 2026')).toBeInTheDocument()
     expect(within(panel).getByText('Police Stations').nextSibling).toHaveTextContent('545')
+    // Each count named as the sidebar names its list (issue 20: one vocabulary).
+    expect(within(panel).getByText('User List').nextSibling).toHaveTextContent('7')
     expect(within(panel).getByText('admin updated District #12')).toBeInTheDocument()
     await user.click(within(panel).getByRole('button', { name: 'Close' }))
     expect(screen.queryByRole('dialog', { name: 'Quick Panel' })).not.toBeInTheDocument()

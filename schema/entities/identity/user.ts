@@ -11,6 +11,8 @@ export const user = defineEntity({
   listKey: 'users',
   ordering: 'first_name',
   labelField: 'email',
+  // A person is named by their name on their own screens (every kind of person extends this).
+  title: ['first_name', 'last_name'],
   route: { area: 'users-management', list: 'userslist' },
   fields: {
     first_name: f.text({ max: 100, required: true, search: true }),

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { useAccess } from '../access-context'
 import { isApiError } from '../api'
 import { documentOf, isBuiltInRow, isDeletableRow, isEditableIn, renderMessage } from '../../../schema/kit'
-import { labelOf, type AnyEntity, type Row } from '../entity-api'
+import { titleOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useEntityRecord } from '../queries'
 import { Banner } from '../ui/Banner'
@@ -109,7 +109,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const number = row && entity.numbering ? row[entity.numbering.field] : undefined
   const title = isNew ? t('form.new_title', { entity: one }) : typeof number === 'string' && number ? t('form.numbered_title', { entity: one, number }) : t('form.edit_title', { entity: one })
   const deleteWords = extension?.deleteWords
-  const label = row ? labelOf(entity, row) : ''
+  const label = row ? titleOf(entity, row) : ''
   const fieldOf = (name: string) => {
     const field = controller.fieldOf(name)
     // Lines that each name a row of a tree (a role's menu items) are ticked in that tree.

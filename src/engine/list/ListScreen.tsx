@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isDeletableRow } from '../../../schema/kit'
-import { labelOf, type AnyEntity, type Row } from '../entity-api'
+import { labelOf, titleOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useAccess } from '../access-context'
 import { Banner } from '../ui/Banner'
@@ -70,7 +70,7 @@ function SelectRowCheckbox({ row }: { row: Row }) {
       className={checkboxClass}
       checked={c.selection.has(row.id)}
       onChange={() => c.toggleRow(row.id)}
-      aria-label={t('list.select_row', { label: labelOf(c.entity, row) })}
+      aria-label={t('list.select_row', { label: titleOf(c.entity, row) })}
     />
   )
 }
@@ -120,7 +120,7 @@ function DeleteButton({ row }: { row: Row }) {
       type="button"
       onClick={() => c.askDelete(row)}
       className="rounded-md p-1.5 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-red-500 dark:hover:bg-red-950 dark:hover:text-red-400"
-      aria-label={t('list.delete_row', { label: labelOf(c.entity, row) })}
+      aria-label={t('list.delete_row', { label: titleOf(c.entity, row) })}
     >
       <Icon name="trash" className="size-4.5" />
     </button>

@@ -3,7 +3,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isDeletableRow } from '../../../schema/kit'
-import { deleteRecord, deleteRecords, labelOf, type AnyEntity, type ListParams, type Row } from '../entity-api'
+import { deleteRecord, deleteRecords, titleOf, type AnyEntity, type ListParams, type Row } from '../entity-api'
 import { entityKeys, useEntityList } from '../queries'
 import { showAlert } from '../ui/notifications'
 import { useDebouncedValue } from '../useDebouncedValue'
@@ -106,7 +106,7 @@ export function useListController(entity: AnyEntity) {
     mutationFn: (row: Row) => deleteRecord(entity, row.id),
     onSuccess: (_detail, row) => {
       // The screen's own words, in the user's language, with the record's name.
-      showAlert({ kind: 'success', key: 'list.deleted_record', params: { entity: one, label: labelOf(entity, row) } })
+      showAlert({ kind: 'success', key: 'list.deleted_record', params: { entity: one, label: titleOf(entity, row) } })
       setSelection((s) => {
         const next = new Set(s)
         next.delete(row.id)
@@ -180,7 +180,7 @@ export function useListController(entity: AnyEntity) {
     askDelete: (row: Row) => {
       deleteOne.reset()
       deleteMany.reset()
-      setPendingDelete({ kind: 'one', row, label: labelOf(entity, row) })
+      setPendingDelete({ kind: 'one', row, label: titleOf(entity, row) })
     },
     askDeleteSelected: () => {
       deleteOne.reset()

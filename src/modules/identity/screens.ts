@@ -12,7 +12,7 @@ import type { ScreenMap } from '../../engine/form/extension'
  */
 export const identityScreens: ScreenMap = {
   user: { formExtension: () => import('./user-form').then((m) => m.userFormExtension) },
-  employee: { formExtension: () => import('./user-form').then((m) => m.employeeFormExtension) },
+  employee: { formExtension: () => import('./user-form').then((m) => m.userFormExtension) },
   role: { formExtension: () => import('./role-form').then((m) => m.roleFormExtension) },
   role_menu: { formExtension: () => import('./role-menu-form').then((m) => m.roleMenuFormExtension) },
   menu_item: { list: () => import('./MenuItemList').then((m) => m.MenuItemList) },

@@ -12,9 +12,3 @@ export const userFormExtension: FormExtension = {
   hiddenFields: () => ['settings', 'session_version'],
   useFieldChecks: useUniquenessChecks,
 }
-
-/** The employee form's own labels where they differ from the registry's (api-contract §4.1). */
-export const employeeFormExtension: FormExtension = {
-  ...userFormExtension,
-  labels: { street_address_one: 'identity.primary_address', street_address_two: 'identity.secondary_address' },
-}

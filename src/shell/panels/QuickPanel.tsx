@@ -51,7 +51,7 @@ export function QuickPanel({ onClose }: { onClose: () => void }) {
                   const entity = byListKey.get(listKey)
                   return (
                     <div key={listKey} className="rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-800">
-                      <dt className="truncate text-xs text-slate-500 dark:text-slate-400">{entity ? t(`${entity.labelKey}.other`) : listKey}</dt>
+                      <dt className="truncate text-xs text-slate-500 dark:text-slate-400">{entity ? t(entity.listTitleKey) : listKey}</dt>
                       <dd className="text-lg font-semibold tabular-nums">{format.integer(count)}</dd>
                     </div>
                   )
