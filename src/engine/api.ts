@@ -2,7 +2,7 @@ import ky, { type KyInstance } from 'ky'
 import { currentLanguage } from '../i18n'
 import { ApiError, bodyOf, errorOfBody, NETWORK_ERROR_STATUS } from './api-error'
 import { apiToken, unauthorized } from './api-session'
-import { takeEarlyAnswer } from './early-answers'
+import { discardAnswer, takeEarlyAnswer } from './early-answers'
 import { requestUrlOf } from '../../schema/kit/request-url'
 
 export { ApiError, bodyOf, errorOfBody, isApiError, NETWORK_ERROR_STATUS, type FieldErrors } from './api-error'
@@ -49,7 +49,13 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
   if ((options.method ?? 'get') === 'get') {
     const early = takeEarlyAnswer(requestUrlOf(path, searchParams), headers.Authorization ?? null, headers['Accept-Language']!)
     // A failed or refused early answer is asked again: the usual handling of its error follows.
-    response = await early?.then((r) => (r.ok ? r : undefined)).catch(() => undefined)
+    response = await early
+      ?.then((r) => {
+        if (r.ok) return r
+        discardAnswer(r)
+        return undefined
+      })
+      .catch(() => undefined)
   }
   try {
     response ??= await client(path.replace(/^\/+/, ''), {

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
 import { session } from '../../src/auth/session'
@@ -64,6 +64,19 @@ describe('the early answers', () => {
     await renderApp('/apps/thana-management/thanas')
     expect(await screen.findByText('Asked again')).toBeInTheDocument()
     expect(screen.queryByText('Stale')).not.toBeInTheDocument()
+  })
+
+  it('are let go, bodies cancelled, once the app asks in another language: no connection stays open for them', async () => {
+    storeSessionOf(adminUser)
+    let cancelled = false
+    const body = new ReadableStream({ cancel: () => void (cancelled = true) })
+    holder.__early = { token: localStorage.getItem('jwt_access_token'), language: 'ar', at: Date.now(), answers: { [firstPage]: Promise.resolve(new Response(body)) } }
+    const late = lateList()
+    await renderApp('/apps/thana-management/thanas')
+    expect(await screen.findByText('Asked again')).toBeInTheDocument()
+    expect(late.calls()).toBe(1)
+    await waitFor(() => expect(cancelled).toBe(true))
+    expect(holder.__early).toBeUndefined()
   })
 
   it('belong to the session they were asked for: its end drops them', () => {
