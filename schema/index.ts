@@ -36,6 +36,8 @@ import { color } from './entities/catalogue/color'
 import { size } from './entities/catalogue/size'
 import { product } from './entities/catalogue/product'
 import { productImage } from './entities/catalogue/product-image'
+import { inventory } from './entities/inventory/inventory'
+import { stockLedger } from './entities/inventory/stock-ledger'
 import { discount } from './entities/catalogue/discount'
 import { cmsMenu } from './entities/cms/cms-menu'
 import { cmsMenuContent } from './entities/cms/cms-menu-content'
@@ -97,6 +99,8 @@ export const registry = {
   size,
   product,
   productimage: productImage,
+  inventory,
+  stock_ledger: stockLedger,
   discount,
   cms_menu: cmsMenu,
   cms_menu_content: cmsMenuContent,

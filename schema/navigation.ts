@@ -17,7 +17,7 @@ export const materialIcons = [
   'dashboard', 'people', 'person', 'person_outline', 'account_circle', 'manage_accounts', 'business', 'badge', 'school',
   'article', 'description', 'receipt', 'menu', 'menu_open', 'list', 'image', 'label', 'rss_feed', 'settings', 'tune',
   'category', 'folder', 'public', 'location_city', 'local_police', 'store', 'vpn_key', 'admin_panel_settings', 'support',
-  'support_agent', 'slideshow', 'point_of_sale', 'account_balance', 'local_shipping', 'assessment', 'history', 'payments', 'map',
+  'support_agent', 'slideshow', 'point_of_sale', 'account_balance', 'local_shipping', 'assessment', 'history', 'payments', 'map', 'warehouse', 'inventory',
 ] as const
 export type MaterialIcon = (typeof materialIcons)[number]
 
@@ -29,6 +29,7 @@ export const navGroups: readonly NavGroup[] = [
   { id: 'content-management', label: 'nav.content_management', icon: 'article', order: 20 },
   { id: 'blogs-group', label: 'nav.blogs', icon: 'rss_feed', order: 30 },
   { id: 'e-commerce', label: 'nav.e_commerce', icon: 'store', order: 35 },
+  { id: 'inventory', label: 'nav.inventory', icon: 'warehouse', order: 36 },
   { id: 'membership', label: 'nav.membership', icon: 'people', order: 37 },
   { id: 'settings', label: 'nav.settings', icon: 'settings', order: 40 },
   { id: 'accounting', label: 'nav.accounting', icon: 'account_balance', order: 45 },

@@ -13,6 +13,7 @@ import { DEMO_ADMIN } from './demo/seed'
 import type { Db } from './db/types'
 import { accountingModule } from './domain/accounting'
 import { catalogueModule } from './domain/catalogue'
+import { inventoryModule } from './domain/inventory'
 import { cmsModule } from './domain/cms'
 import { membershipModule } from './domain/membership'
 import { identityModule } from './domain/identity'
@@ -86,7 +87,7 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 }
 
 /** The app's domain modules. */
-export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), cmsModule(), membershipModule()]
+export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), inventoryModule(), cmsModule(), membershipModule()]
 
 /**
  * What the registry declares and no module completes, named at once: an action without its

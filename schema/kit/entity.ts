@@ -399,8 +399,10 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    */
   confidential?: boolean
   /**
-   * Its rows are never changed or deleted once written (the general ledger: the database
-   * refuses it). A row it holds keeps its author: deleting a user who wrote one is refused.
+   * Its rows are never changed or deleted once written (the general ledger, the stock
+   * ledger): the registry sync gives its table triggers that refuse UPDATE, DELETE and
+   * TRUNCATE for every writer (server/db/sync.ts). A row it holds keeps its author:
+   * deleting a user who wrote one is refused.
    */
   appendOnly?: boolean
   extraRoutes?: readonly ListByRoute[]

@@ -99,6 +99,12 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   /** Taken from request bodies but never answered (passwords). */
   readonly isWriteOnly: boolean
   /**
+   * The database holds the field's lower bound too (`min`, or a decimal's `gt`): a CHECK
+   * constraint the registry sync adds, so that no writer — a hook, a kernel, a hand in psql —
+   * can store less (on-hand stock never below zero).
+   */
+  readonly isEnforced: boolean
+  /**
    * Kept by the write layer from the record's other values (a line's `total_price`, a
    * document's `amount`); what a client sends for it is ignored. Stored unless `isVirtual`.
    */
@@ -203,6 +209,8 @@ type Common<V> = {
   personal?: boolean
   /** See Field.isAdminOnly. */
   adminOnly?: boolean
+  /** See Field.isEnforced. */
+  enforced?: boolean
 }
 
 type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { default: unknown } ? 'default' : 'optional'
@@ -210,7 +218,7 @@ type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { def
 type Spec<V> = Omit<
   Field<V>,
   | 'presence' | 'isRequired' | 'label' | 'isSearchable' | 'isSortable' | 'isUnique' | 'uniqueWithin' | 'isHiddenInList' | 'isReadOnly' | 'isWriteOnly'
-  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient' | 'isAudited' | 'isPersonal' | 'isAdminOnly'
+  | 'messages' | 'defaultValue' | '__value' | 'compute' | 'isVirtual' | 'isTransient' | 'isAudited' | 'isPersonal' | 'isAdminOnly' | 'isEnforced'
 > & {
   isSearchable?: boolean
   isSortable?: boolean
@@ -245,6 +253,7 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     isAudited: o.audited ?? true,
     isPersonal: (o.personal ?? false) || PERSONAL_KINDS.includes(rest.kind),
     isAdminOnly: o.adminOnly ?? false,
+    isEnforced: o.enforced ?? false,
     messages: o.messages,
     defaultValue: o.default,
   }

@@ -1,13 +1,15 @@
-import { columnFields, isRangeKind, lineLinkColumn, LINE_POSITION, type Entity, type Fields, type OnDelete } from '../../schema/kit'
+import { columnFields, isRangeKind, lineLinkColumn, LINE_POSITION, type AnyField, type Entity, type Fields, type OnDelete } from '../../schema/kit'
 
 /**
  * The tables, constraints and indexes the registry declares, as plain data. The sync
  * compares this with the live database; a test compares it after migrating.
  */
 export type ColumnSpec = { name: string; type: string; notNull: boolean; default?: string }
-/** `parent`: the table's id is the parent's id (multi-table inheritance), not an identity of its own. */
-/** `parent`: the table's id is another table's row id (multi-table inheritance, or `idFrom`), not an identity of its own. */
-export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean; parent?: string }
+/**
+ * `parent`: the table's id is another table's row id (multi-table inheritance, or `idFrom`), not an identity of its own.
+ * `appendOnly`: the database refuses UPDATE, DELETE and TRUNCATE on it (the entity's `appendOnly`).
+ */
+export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean; parent?: string; appendOnly?: boolean }
 /** A foreign key's ON DELETE action, as SQL writes it. */
 export type SqlOnDelete = 'restrict' | 'cascade' | 'set null'
 export type ForeignKeySpec = { name: string; table: string; column: string; target: string; onDelete: SqlOnDelete }
@@ -20,7 +22,19 @@ export const sqlOnDelete = (onDelete: OnDelete): SqlOnDelete => (onDelete === 's
  * which the list search and `q` use to match any part, ignoring case and accents.
  */
 export type IndexSpec = { name: string; table: string; using: 'btree' | 'search'; column: string }
-export type SchemaSpec = { tables: TableSpec[]; foreignKeys: ForeignKeySpec[]; uniques: UniqueSpec[]; indexes: IndexSpec[] }
+/** A field's lower bound held by the database (`enforced`): `column >= bound`, or `>` for a decimal's `gt`. */
+export type CheckSpec = { name: string; table: string; column: string; op: '>=' | '>'; bound: string }
+export type SchemaSpec = { tables: TableSpec[]; foreignKeys: ForeignKeySpec[]; uniques: UniqueSpec[]; indexes: IndexSpec[]; checks: CheckSpec[] }
+
+/** The CHECK of an enforced field's lower bound, if it has one. */
+function checkOf(table: string, column: string, field: AnyField): CheckSpec | undefined {
+  if (!field.isEnforced) return undefined
+  const name = `${table}_${column}_bound`
+  if (field.kind === 'integer' && field.min !== undefined) return { name, table, column, op: '>=', bound: String(field.min) }
+  if (field.kind === 'decimal' && field.gtDecimal !== undefined) return { name, table, column, op: '>', bound: field.gtDecimal }
+  if (field.kind === 'decimal' && field.minDecimal !== undefined) return { name, table, column, op: '>=', bound: field.minDecimal }
+  return undefined
+}
 
 export const joinTableName = (entity: string, field: string) => `${entity}_${field}`
 
@@ -32,7 +46,7 @@ const auditColumns: ColumnSpec[] = [
 ]
 
 export function registrySchema(entities: readonly Entity<string, Fields>[]): SchemaSpec {
-  const spec: SchemaSpec = { tables: [], foreignKeys: [], uniques: [], indexes: [] }
+  const spec: SchemaSpec = { tables: [], foreignKeys: [], uniques: [], indexes: [], checks: [] }
   const index = (table: string, column: string, using: IndexSpec['using']) => {
     const name = `${table}_${column}_${using === 'btree' ? 'idx' : 'search'}`
     if (!spec.indexes.some((i) => i.name === name)) spec.indexes.push({ name, table, column, using })
@@ -73,6 +87,8 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
         spec.foreignKeys.push({ name: `${e.name}_${name}_fkey`, table: e.name, column: name, target: field.ref.target, onDelete: sqlOnDelete(field.ref.onDelete) })
         index(e.name, name, 'btree')
       }
+      const check = checkOf(e.name, name, field)
+      if (check) spec.checks.push(check)
       if (field.isUnique) spec.uniques.push({ name: `${e.name}_${name}_key`, table: e.name, column: name, ...(field.uniqueWithin ? { within: field.uniqueWithin } : {}) })
       // The list's filters: a range (dates, numbers) or a choice is answered from an index (references have theirs; a flag's two values are not worth one).
       if (e.filterFields.includes(name) && (isRangeKind(field.kind) || field.kind === 'enum') && !field.isUnique) index(e.name, name, 'btree')
@@ -85,14 +101,15 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
     }
     const orderField = e.ordering.replace(/^-/, '')
     if (orderField !== 'id' && e.ownFieldNames.includes(orderField) && !e.fields[orderField]?.isUnique) index(e.name, orderField, 'btree')
+    const appendOnly = e.isAppendOnly ? { appendOnly: true } : {}
     if (e.parent) {
-      spec.tables.push({ name: e.name, columns, counted: true, parent: e.parent.name })
+      spec.tables.push({ name: e.name, columns, counted: true, parent: e.parent.name, ...appendOnly })
       spec.foreignKeys.push({ name: `${e.name}_id_fkey`, table: e.name, column: 'id', target: e.parent.name, onDelete: 'cascade' })
       continue
     }
     columns.push(...auditColumns)
     const idTarget = e.idFrom ? e.fields[e.idFrom]!.ref!.target : undefined
-    spec.tables.push({ name: e.name, columns, counted: true, ...(idTarget ? { parent: idTarget } : {}) })
+    spec.tables.push({ name: e.name, columns, counted: true, ...(idTarget ? { parent: idTarget } : {}), ...appendOnly })
     if (idTarget) spec.foreignKeys.push({ name: `${e.name}_id_fkey`, table: e.name, column: 'id', target: idTarget, onDelete: 'cascade' })
     for (const col of ['created_by', 'updated_by']) {
       spec.foreignKeys.push({ name: `${e.name}_${col}_fkey`, table: e.name, column: col, target: 'user', onDelete: 'set null' })

@@ -105,6 +105,15 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
           ${ref} for each statement execute function bo_count_rows()`)
       }
     }
+    // An append-only table is held to it by the database, for every writer (the general ledger's rule 20).
+    if (table.appendOnly && !live.triggers.has(`${table.name}_append_only`)) {
+      step(`append-only ${table.name}`, sql`
+        create trigger ${id(`${table.name}_append_only`)} before update or delete on ${id(table.name)} for each row execute function bo_append_only()`)
+    }
+    if (table.appendOnly && !live.triggers.has(`${table.name}_no_truncate`)) {
+      step(`no truncate of ${table.name}`, sql`
+        create trigger ${id(`${table.name}_no_truncate`)} before truncate on ${id(table.name)} for each statement execute function bo_append_only()`)
+    }
     // Updates change what a search matches: they move the table's version, which a cached count checks.
     if (table.counted && !live.triggers.has(`${table.name}_count_upd`)) {
       step(`update trigger on ${table.name}`, sql`
@@ -123,6 +132,16 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
     const n = Number(repeated?.rows[0]?.n ?? 0)
     if (n > 0) plan.refusals.push(`${what} became unique but ${n} value(s) appear more than once: write a migration in server/db/migrations/ that renames or merges them`)
     else step(`unique ${what}`, sql`alter table ${id(u.table)} add constraint ${id(u.name)} unique (${sql.join(columns.map((c) => id(c)))})`)
+  }
+  for (const c of desired.checks) {
+    if (live.constraints.has(c.name)) continue
+    // Rows already below the bound would make the constraint fail: say how many, and leave the data to a person.
+    const below = live.tables.has(c.table)
+      ? await sql<{ n: number }>`select count(*) as n from ${id(c.table)} where not (${id(c.column)} ${sql.raw(c.op)} ${c.bound}::numeric)`.execute(trx)
+      : undefined
+    const n = Number(below?.rows[0]?.n ?? 0)
+    if (n > 0) plan.refusals.push(`${c.table}.${c.column} must be ${c.op} ${c.bound} but ${n} row(s) are not: write a migration in server/db/migrations/ that corrects them`)
+    else step(`${c.table}.${c.column} ${c.op} ${c.bound}`, sql`alter table ${id(c.table)} add constraint ${id(c.name)} check (${id(c.column)} ${sql.raw(c.op)} ${sql.lit(c.bound)}::numeric)`)
   }
   for (const fk of desired.foreignKeys) {
     const action = live.foreignKeys.get(fk.name)
@@ -180,6 +199,21 @@ async function defineUnaccent(trx: Trx): Promise<void> {
   await sql`create or replace function bo_unaccent(text) returns text language sql immutable parallel safe strict as ${sql.raw(`$fn$${body}$fn$`)}`.execute(trx)
 }
 
+/**
+ * `bo_append_only()`: what the triggers of an append-only table run — the statement is
+ * refused, naming the table and what was tried (SQLSTATE 23001, restrict_violation).
+ */
+async function defineAppendOnlyGuard(trx: Trx): Promise<void> {
+  const existing = await sql<{ n: number }>`select count(*)::int as n from pg_proc where proname = 'bo_append_only' and pronamespace = current_schema()::regnamespace`.execute(trx)
+  if (Number(existing.rows[0]?.n) > 0) return
+  await sql`
+    create function bo_append_only() returns trigger language plpgsql as $$
+    begin
+      raise exception '% is append-only: % refused; write reversing rows instead', tg_table_name, tg_op
+        using errcode = 'restrict_violation', table = tg_table_name;
+    end $$`.execute(trx)
+}
+
 export async function migrate(db: Db, entities: readonly Entity<string, Fields>[]): Promise<MigrateResult> {
   // pg_trgm makes `ILIKE '%x%'` search use an index, unaccent makes it ignore accents; without
   // them search still works (with scans, or minding accents).
@@ -206,6 +240,7 @@ export async function migrate(db: Db, entities: readonly Entity<string, Fields>[
       applied.push(`${version} ${m.name}`)
     }
     await defineUnaccent(trx)
+    await defineAppendOnlyGuard(trx)
     const plan = await planSync(trx, desired, await introspect(trx))
     if (plan.refusals.length > 0) throw new MigrationRefusedError(plan.refusals)
     if (plan.steps.length > 0) {

@@ -199,6 +199,8 @@ export const iconOfMaterial: Readonly<Record<MaterialIcon, IconName>> = {
   location_city: 'map',
   local_police: 'shield',
   store: 'store',
+  warehouse: 'building',
+  inventory: 'list',
   vpn_key: 'key',
   admin_panel_settings: 'shield',
   support: 'info',

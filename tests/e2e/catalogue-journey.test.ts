@@ -88,6 +88,8 @@ describe('the catalogue in the browser', () => {
       { name: 'blue.png', mimeType: 'image/png', buffer: await png('#00c') },
     ])
     await expect.poll(() => page.getByRole('listitem', { name: /^Picture \d$/ }).count()).toBe(2)
+    // What was typed is still there when Save is pressed (a CI run once saved 0.00: this says where it went).
+    expect(await page.getByRole('textbox', { name: /^Unit Price/ }).inputValue()).toBe('199.99')
     await save(products)
     const { products: created } = await api<{ products: Array<{ id: number; name: string; unit_price: string; colors: unknown[] }> }>('/product/api/v1/product/all/?q=x200')
     expect(created).toHaveLength(1)

@@ -1,0 +1,31 @@
+import { defineEntity, f } from '../../kit'
+
+/**
+ * A product's stock (api-contract §4.10 Inventory): what is on hand, its moving-average
+ * rate and its value, and the day of its last movement — one row per product, whose id is
+ * the product's (`inventory/{productId}`). The stock kernel (server/domain/inventory/stock.ts)
+ * keeps it in the transaction that writes the stock ledger, under the row's lock; the
+ * database refuses a quantity or a value below zero, whoever writes.
+ */
+export const inventory = defineEntity({
+  name: 'inventory',
+  module: 'inventory',
+  confidential: true,
+  listKey: 'inventories',
+  labelField: 'product',
+  ordering: 'product',
+  idFrom: 'product',
+  route: { area: 'inventory-management', list: 'inventories' },
+  fields: {
+    product: f.ref('product', { required: true, unique: true, onDelete: 'cascade', search: true }),
+    quantity: f.integer({ big: true, min: 0, enforced: true, default: 0, readOnly: true }),
+    valuation_rate: f.decimal({ precision: 18, scale: 4, min: '0', enforced: true, default: '0', readOnly: true }),
+    stock_value: f.money({ min: '0', enforced: true, default: '0.00', readOnly: true }),
+    last_movement_date: f.date({ readOnly: true }),
+  },
+  listColumns: ['product', 'quantity', 'valuation_rate', 'stock_value', 'last_movement_date'],
+  filters: ['quantity', 'last_movement_date'],
+  // Kept by the stock kernel only.
+  routes: { create: false, update: false, delete: false, delete_multiple: false },
+  nav: { group: 'inventory', icon: 'inventory', order: 1 },
+})
