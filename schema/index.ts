@@ -44,6 +44,7 @@ import { cmsMenuContent } from './entities/cms/cms-menu-content'
 import { cmsMenuContentImage } from './entities/cms/cms-menu-content-image'
 import { itinerary } from './entities/cms/itinerary'
 import { metaData } from './entities/cms/meta-data'
+import { cancellation, duration, language, location } from './entities/cms/tour-lookups'
 import { blogCategory } from './entities/cms/blog-category'
 import { blog } from './entities/cms/blog'
 import { member } from './entities/membership/member'
@@ -107,6 +108,10 @@ export const registry = {
   cms_menu_content_image: cmsMenuContentImage,
   cms_itinerary: itinerary,
   cms_meta_data: metaData,
+  language,
+  cancellation,
+  location,
+  duration,
   cms_blog_category: blogCategory,
   cms_blog: blog,
   member,

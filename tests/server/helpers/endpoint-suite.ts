@@ -33,11 +33,14 @@ async function listAll(t: TestApp, entity: AnyEntity, query = ''): Promise<Array
 async function insertMany(t: TestApp, entity: AnyEntity, count: number, all: readonly AnyEntity[]): Promise<number[]> {
   const refIds = await createReferences(t, entity, all)
   const secret = await hashPassword('password123')
-  const uniqueRefs = entity.fieldNames.filter((n) => entity.fields[n]!.kind === 'ref' && entity.fields[n]!.isUnique)
+  const isUniqueRef = (n: string) => entity.fields[n]!.kind === 'ref' && entity.fields[n]!.isUnique
+  // A required unique reference gets a row of its own for each; an optional one (a ledger row's `reverses`, which names the row it undoes) is left empty.
+  const uniqueRefs = entity.fieldNames.filter((n) => isUniqueRef(n) && entity.fields[n]!.isRequired)
+  const emptied = Object.fromEntries(entity.fieldNames.filter((n) => isUniqueRef(n) && !entity.fields[n]!.isRequired).map((n) => [n, null]))
   const distinct: Record<string, number[]> = {}
   for (const name of uniqueRefs) distinct[name] = await insertMany(t, all.find((e) => e.name === entity.fields[name]!.ref!.target)!, count, all)
   const rows = Array.from({ length: count }, (_, i) => {
-    const values = validateRecord(entity, { ...sampleInput(entity, refIds), ...Object.fromEntries(uniqueRefs.map((n) => [n, distinct[n]![i]])) })
+    const values = validateRecord(entity, { ...sampleInput(entity, refIds), ...emptied, ...Object.fromEntries(uniqueRefs.map((n) => [n, distinct[n]![i]])) })
     // A document kept one row per line: each row its own document, under a number of its own.
     if (entity.rowsPerLine) values[entity.rowsPerLine.key] = `T${Date.now().toString(36)}${i}${Math.floor(Math.random() * 1e6)}`
     for (const name of entity.fieldNames) {
