@@ -160,6 +160,10 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
     ...(entities.some((e) => e.name === 'discount')
       ? [{ method: 'GET', url: `${byName('discount').api.base}/get_a_discount_by_product_id/:id`, access: permission('DISCOUNT_DETAILS') }]
       : []),
+    // A product's stock count (server/domain/inventory): any signed-in user — the storefront asks it before an order line.
+    ...(entities.some((e) => e.name === 'inventory')
+      ? [{ method: 'GET', url: `${byName('inventory').api.base}/check_by_product_id/:id`, access: { kind: 'signed-in' } as const }]
+      : []),
     // The CMS (server/domain/cms): the site's read routes, pictures for a post's body, the blog categories at the contract's base.
     ...(entities.some((e) => e.name === 'cms_menu') ? cmsExpectations(entities) : []),
     // Subscriptions (server/domain/membership/subscriptions.ts): the create of many, and anyone's own list.
