@@ -76,6 +76,14 @@ describeEachDatabase('the stock kernel', (t, kind) => {
     expect((await t.current.call({ method: 'GET', url: `/inventory/api/v1/inventory/check_by_product_id/${p}`, asAnonymous: true })).status).toBe(401)
   })
 
+  it('gives every product its stock row from the start: the inventory lists it at zero', async () => {
+    const created = await t.current.call({ method: 'POST', url: '/product/api/v1/product/create/', payload: { name: 'Fresh Mango' } })
+    expect(created.status).toBe(201)
+    const id = (created.body as { id: number }).id
+    const listed = await t.current.call({ method: 'GET', url: `/inventory/api/v1/inventory/all/?product=${id}` })
+    expect((listed.body as { inventories: unknown[] }).inventories).toEqual([expect.objectContaining({ id, product: { id, name: 'Fresh Mango' }, quantity: 0, stock_value: '0.00' })])
+  })
+
   it('refuses more out than is on hand, and a day before the last movement, naming the line — and writes nothing of the document', async () => {
     const p = await newProduct(db, 'Gulshan Tea')
     const q = await newProduct(db)

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { DomainModule } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
@@ -6,13 +7,25 @@ import { stockOf } from './stock'
 /**
  * Inventory (issue 21): each product's stock and the append-only stock ledger, both kept
  * by the stock kernel (stock.ts) in the transactions of the documents that move stock; the
- * registry's routes read them. Here, the contract's `check_by_product_id/{productId}` →
- * `{in_stock, is_in_stock}`, for any signed-in user (the storefront asks it before an order
- * line; it tells a count, not a cost).
+ * registry's routes read them. Every product has its stock row from the start (zero on
+ * hand), so that the inventory lists every product. Here too, the contract's
+ * `check_by_product_id/{productId}` → `{in_stock, is_in_stock}`, for any signed-in user (the
+ * storefront asks it before an order line; it tells a count, not a cost).
  */
 export function inventoryModule(): DomainModule {
   return {
     name: 'inventory',
+    hooks: {
+      product: {
+        afterWrite: async ({ trx, action, rowId, registry }) => {
+          if (action === 'create' && registry.some((e) => e.name === 'inventory')) await sql`insert into inventory (id, product) values (${rowId}, ${rowId}) on conflict (id) do nothing`.execute(trx)
+        },
+      },
+    },
+    async onStart({ db, registry }) {
+      // Products made before the inventory existed (or by a seed past the engine).
+      if (registry.some((e) => e.name === 'inventory')) await sql`insert into inventory (id, product) select id, id from product order by id on conflict (id) do nothing`.execute(db)
+    },
     routes(app, deps) {
       const inventory = deps.registry.find((e) => e.name === 'inventory')
       const product = deps.registry.find((e) => e.name === 'product')
