@@ -413,6 +413,14 @@ function numberingProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, 
     if (!/^[A-Z]{2,10}$/.test(prefix)) problems.push({ entity: e.name, field, message: `numbering prefix '${prefix}' must be 2 to 10 capital letters` })
     if (!isDateField(date)) problems.push({ entity: e.name, field, message: `numbering counts by '${date}', which is not a date field` })
   }
+  const transitionsOf = Object.keys(e.workflow?.transitions ?? {})
+  const moves = e.moves
+  if (moves) {
+    if (!isNumberField(moves.number) || e.numbering?.field !== moves.number) problems.push({ entity: e.name, field: moves.number, message: `moves stock under its own number: give it numbering on '${moves.number}'` })
+    if (!isDateField(moves.date)) problems.push({ entity: e.name, field: moves.date, message: `moves stock dated by '${moves.date}', which is not a date field` })
+    if (moves.on !== 'create' && !transitionsOf.includes(moves.on)) problems.push({ entity: e.name, message: `moves stock on '${moves.on}', which is neither 'create' nor a transition of its workflow (${transitionsOf.join(', ') || 'none'})` })
+    for (const t of moves.reverseOn) if (!transitionsOf.includes(t)) problems.push({ entity: e.name, message: `moves stock back on '${t}', which is not a transition of its workflow` })
+  }
   const posts = e.posts
   if (!posts) return problems
   if (!isNumberField(posts.number)) problems.push({ entity: e.name, field: posts.number, message: 'a posting\'s number is held by a read-only text field (f.text({ readOnly: true }))' })

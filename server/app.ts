@@ -21,6 +21,7 @@ import { workspaceModule } from './domain/workspace'
 import { hookRegistry, type HookRegistry } from './engine/hooks'
 import { refuseUnstorableInput } from './engine/input-guard'
 import { postingHooks } from './engine/posting'
+import { stockMoveHooks } from './engine/stock-moves'
 import { treeHooks } from './engine/tree'
 import type { DomainModule, ModuleDeps } from './engine/modules'
 import { registerReportRoutes, type ReportRun } from './engine/reports'
@@ -101,6 +102,8 @@ function wiringProblems(entities: readonly Entity<string, Fields>[], reports: re
     for (const action of Object.values(e.actions)) {
       if (!action.transition && !handled(e.name, action.name)) problems.push({ entity: e.name, message: `the action '${action.name}' has no handler: a domain module must give one (actions: { ${e.name}: { ${action.name}: … } })` })
     }
+    if (e.moves && !modules.some((m) => m.stock)) problems.push({ entity: e.name, message: "it moves stock, but no module keeps it (a DomainModule's `stock`)" })
+    if (e.moves && !modules.some((m) => m.stockMoves?.[e.name])) problems.push({ entity: e.name, message: `it moves stock, but no module says what: give \`stockMoves: { ${e.name}: … }\` in a DomainModule` })
     if (!e.posts) continue
     if (!modules.some((m) => m.ledger)) problems.push({ entity: e.name, message: "it posts to the general ledger, but no module keeps one (a DomainModule's `ledger`)" })
     if (!modules.some((m) => m.postings?.[e.name])) problems.push({ entity: e.name, message: `it posts to the general ledger, but no module says what: give \`postings: { ${e.name}: … }\` in a DomainModule` })
@@ -191,8 +194,14 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     postingOf: new Map(modules.flatMap((m) => Object.entries(m.postings ?? {}))),
     hooks: () => hooks,
   })
+  // Stock moves before the postings: a document's posting may read the value its goods moved at.
+  const stockMoves = stockMoveHooks(entities, {
+    stock: modules.find((m) => m.stock)?.stock,
+    movesOf: new Map(modules.flatMap((m) => Object.entries(m.stockMoves ?? {}))),
+    hooks: () => hooks,
+  })
   // Trees are judged first: a row that cannot be stored there needs no module's side effect.
-  hooks = hookRegistry([...treeHooks(entities), ...modules.flatMap((m) => Object.entries(m.hooks ?? {})), ...postings])
+  hooks = hookRegistry([...treeHooks(entities), ...modules.flatMap((m) => Object.entries(m.hooks ?? {})), ...stockMoves, ...postings])
   const actions: ActionRegistry = new Map(
     entities.map((e) => [e.name, Object.assign({}, ...modules.map((m) => m.actions?.[e.name] ?? {})) as Record<string, ActionHandler>]),
   )

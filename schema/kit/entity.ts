@@ -199,6 +199,25 @@ export type PostsConfig<N extends string = string> = {
 }
 
 /**
+ * What a document moves in stock, and when (goods received in, an order's goods out, a
+ * count's difference): the engine moves it in the transaction of the write or transition
+ * that causes it, through the module that keeps the stock (a DomainModule's `stock`); the
+ * movements are the domain's (its module's `stockMoves: { <entity>: … }`).
+ * - `number`: the read-only field holding the document's number (its numbering's), which the
+ *   stock ledger's rows name.
+ * - `on`: `'create'` (the default: moved as written, moved again when a change moves other
+ *   stock, undone when deleted) or a transition of its workflow.
+ * - `reverseOn`: transitions that undo it (a cancel) — refused while its goods are gone.
+ * - `date`: the date field its movements are dated by (default: today).
+ */
+export type MovesConfig<N extends string = string> = {
+  readonly number: N
+  readonly on?: string
+  readonly reverseOn?: readonly string[]
+  readonly date?: N
+}
+
+/**
  * A document kept one row per line (the contract's vouchers, api-contract §4.7: "All are line
  * tables"): the rows that share `key` are one document. The fields of `lineFields` are each
  * line's own; every other stored field is the document's header, the same on every row. The
@@ -357,6 +376,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   numbering?: Numbering<FieldName<Merged<P, F>>>
   /** What the record posts to the general ledger, and when (see PostsConfig). */
   posts?: PostsConfig<FieldName<Merged<P, F>>>
+  /** What the record moves in stock, and when (see MovesConfig). */
+  moves?: MovesConfig<FieldName<Merged<P, F>>>
   /** A document kept one row per line, grouped by a key (see RowsPerLineConfig). */
   rowsPerLine?: RowsPerLineConfig<FieldName<Merged<P, F>>>
   /** Its printed form (see PrintConfig): a Print button and Save & print on its form. */
@@ -503,6 +524,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly workflow?: Workflow
   readonly numbering?: Numbering
   readonly posts?: PostsConfig & { readonly on: string; readonly reverseOn: readonly string[] }
+  readonly moves?: MovesConfig & { readonly on: string; readonly reverseOn: readonly string[] }
   readonly rowsPerLine?: RowsPerLineConfig
   readonly print?: PrintConfig
   readonly views: Readonly<Record<string, View>>
@@ -674,6 +696,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
       ]),
     ),
     posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
+    moves: config.moves && { ...config.moves, on: config.moves.on ?? 'create', reverseOn: config.moves.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
     selfEditable: config.selfEditable ?? [],
     idFrom: config.idFrom,

@@ -6,6 +6,7 @@ import type { Registry } from './list-query'
 import type { ReportRun } from './reports'
 import type { ActionHandler } from './service'
 import type { Ledger, PostingOf } from './posting'
+import type { StockKeeper, StockMovesOf } from './stock-moves'
 
 /**
  * A domain module (server/domain/<module>): the rules and routes of one part of the
@@ -36,6 +37,10 @@ export interface DomainModule {
   readonly postings?: Readonly<Record<string, PostingOf>>
   /** The general ledger the engine posts into (the accounting module keeps it; one module gives it). */
   readonly ledger?: Ledger
+  /** What the records of entities that move stock (`moves` of the registry) move, by entity. */
+  readonly stockMoves?: Readonly<Record<string, StockMovesOf>>
+  /** The stock the engine moves documents' goods in and out of (the inventory module keeps it; one module gives it). */
+  readonly stock?: StockKeeper
   /** The rows of the registry's reports, by report name: one SQL query each (the engine pages, totals, streams). */
   readonly reports?: Readonly<Record<string, ReportRun>>
   /**

@@ -2,12 +2,13 @@ import { sql } from 'kysely'
 import type { DomainModule } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
-import { stockOf } from './stock'
+import { moveStock, reverseStock, standingStock, stockOf } from './stock'
 
 /**
  * Inventory (issue 21): each product's stock and the append-only stock ledger, both kept
- * by the stock kernel (stock.ts) in the transactions of the documents that move stock; the
- * registry's routes read them. Every product has its stock row from the start (zero on
+ * by the stock kernel (stock.ts) in the transactions of the documents that move stock — the
+ * engine moves a document's goods through this module's `stock` — and read by the
+ * registry's routes. Every product has its stock row from the start (zero on
  * hand), so that the inventory lists every product. Here too, the contract's
  * `check_by_product_id/{productId}` → `{in_stock, is_in_stock}`, for any signed-in user (the
  * storefront asks it before an order line; it tells a count, not a cost).
@@ -15,6 +16,16 @@ import { stockOf } from './stock'
 export function inventoryModule(): DomainModule {
   return {
     name: 'inventory',
+    // Where the engine moves the goods of the documents that move stock (`moves` of the registry).
+    stock: {
+      async move(trx, { type, id, number, date, movements, actor }) {
+        await moveStock(trx, { type, id, number, date }, movements, { actor: actor?.id ?? null })
+      },
+      async reverse(trx, { type, id, date, actor }) {
+        await reverseStock(trx, { type, id }, { date, actor: actor?.id ?? null })
+      },
+      standing: (trx, document) => standingStock(trx, document),
+    },
     hooks: {
       product: {
         afterWrite: async ({ trx, action, rowId, registry }) => {

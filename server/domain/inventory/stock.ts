@@ -6,6 +6,7 @@ import { utcDay } from '../../../schema/kit/dates'
 import { isCalendarDate } from '../../../schema/kit/validators'
 import type { Executor, Trx } from '../../db/types'
 import { ConflictError, ValidationError } from '../../engine/errors'
+import type { StockMovement } from '../../engine/stock-moves'
 import { isShortfall, issue, rateFromText, rateToText, receive, reverse, unitRateOf, type Moved, type Shortfall, type StockState } from './valuation'
 
 /**
@@ -21,18 +22,13 @@ import { isShortfall, issue, rateFromText, rateToText, receive, reverse, unitRat
  * undone by opposite rows, refused while what they brought in has already gone out.
  */
 
-/** A line of a document as it moves stock: in (+) at a unit cost, or out (−) at the moving average. */
-export type StockMovement = {
-  product: number
-  /** Whole units, signed, never zero. */
-  quantity: number
-  /** A receipt's cost of one unit, a decimal of up to four places (`"12.5"`); ignored for an issue. */
-  unitCost?: string | null
-}
+/** A line of a document as it moves stock: units in (+, at a unit cost) or out (−), or a count (see the engine's StockMovement). */
+export type { StockMovement } from '../../engine/stock-moves'
 
 /** The document that moves the stock: what the ledger's rows name. */
 export type StockDocument = {
-  type: StockReferenceType
+  /** The moving entity's name (`stock_adjustment`, `purchase_final`). */
+  type: StockReferenceType | (string & {})
   id: number
   /** Its number (`SA20261127001`). */
   number: string
@@ -41,9 +37,9 @@ export type StockDocument = {
 }
 
 /** Where a problem is reported in the 400's field map: the names of the caller's body (`items.2.quantity`). */
-export type StockFieldNames = { lines: string; product: string; quantity: string; unitCost: string; date: string }
+export type StockFieldNames = { lines: string; product: string; quantity: string; counted: string; unitCost: string; date: string }
 
-export const defaultStockFieldNames: StockFieldNames = { lines: 'items', product: 'product', quantity: 'quantity', unitCost: 'unit_cost', date: 'date' }
+export const defaultStockFieldNames: StockFieldNames = { lines: 'items', product: 'product', quantity: 'quantity', counted: 'counted_quantity', unitCost: 'unit_cost', date: 'date' }
 
 /** A stock-ledger row as written (decimals as strings). */
 export type StockRow = {
@@ -102,6 +98,8 @@ async function write(
   moves: ReadonlyArray<{ product: number; quantity: bigint; unitCost: bigint; moved: Moved; reverses?: number }>,
   actor: number | null,
 ): Promise<StockRow[]> {
+  // A count that found what was on hand moves nothing.
+  if (moves.length === 0) return []
   const values = moves.map(
     (m) => sql`(${m.product}::bigint, ${document.date}::date, ${String(m.quantity)}::bigint, ${rateToText(m.unitCost)}::numeric, ${fromMinor(m.moved.valueChange)}::numeric,
       ${String(m.moved.state.quantity)}::bigint, ${rateToText(m.moved.state.rate)}::numeric, ${fromMinor(m.moved.state.value)}::numeric,
@@ -137,10 +135,18 @@ export async function moveStock(trx: Trx, document: StockDocument, movements: re
   const at = (i: number, field: string) => `${names.lines}.${i}.${field}`
   if (!isCalendarDate(document.date)) refuse(names.date, { key: 'validation.date', params: { label: 'field.movement_date' } })
   if (movements.length === 0) refuse(names.lines, { key: 'validation.lines_min', params: { min: 1 } })
+  const isCost = (v: unknown) => typeof v === 'string' && RATE.test(v.trim())
   movements.forEach((m, i) => {
     if (!isId(m.product)) refuse(at(i, names.product), { key: 'validation.ref', params: { label: 'field.product' } })
-    if (!Number.isSafeInteger(m.quantity) || m.quantity === 0 || Math.abs(m.quantity) > MAX_UNITS) refuse(at(i, names.quantity), { key: 'validation.stock_quantity', params: { max: MAX_UNITS } })
-    if (m.quantity > 0 && !(typeof m.unitCost === 'string' && RATE.test(m.unitCost.trim()))) refuse(at(i, names.unitCost), { key: 'validation.decimal', params: { scale: 4, whole: 14 } })
+    if (m.counted !== undefined) {
+      // A count: what was found, from nothing up; a cost only for what is found beyond what is on hand.
+      if (!Number.isSafeInteger(m.counted) || m.counted < 0 || m.counted > MAX_UNITS) refuse(at(i, names.counted), { key: 'validation.stock_count', params: { max: MAX_UNITS } })
+      if (m.unitCost !== undefined && m.unitCost !== null && m.unitCost !== '' && !isCost(m.unitCost)) refuse(at(i, names.unitCost), { key: 'validation.decimal', params: { scale: 4, whole: 14 } })
+      return
+    }
+    const quantity = m.quantity ?? 0
+    if (!Number.isSafeInteger(quantity) || quantity === 0 || Math.abs(quantity) > MAX_UNITS) refuse(at(i, names.quantity), { key: 'validation.stock_quantity', params: { max: MAX_UNITS } })
+    if (quantity > 0 && !isCost(m.unitCost)) refuse(at(i, names.unitCost), { key: 'validation.decimal', params: { scale: 4, whole: 14 } })
   })
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
 
@@ -160,11 +166,13 @@ export async function moveStock(trx: Trx, document: StockDocument, movements: re
       continue
     }
     const state = states.get(m.product)!
-    const quantity = BigInt(m.quantity)
-    const unitCost = quantity > 0n ? rateFromText(m.unitCost!.trim()) : state.rate
+    // A count moves what differs from what is on hand now (under the lock): nothing when equal.
+    const quantity = m.counted !== undefined ? BigInt(m.counted) - state.quantity : BigInt(m.quantity!)
+    if (quantity === 0n) continue
+    const unitCost = quantity > 0n && m.unitCost ? rateFromText(m.unitCost.trim()) : state.rate
     const moved = quantity > 0n ? receive(state, quantity, unitCost) : issue(state, -quantity)
     if (isShortfall(moved)) {
-      refuse(at(i, names.quantity), shortfallMessage(row.name, moved, -quantity))
+      refuse(at(i, m.counted !== undefined ? names.counted : names.quantity), shortfallMessage(row.name, moved, -quantity))
       continue
     }
     states.set(m.product, moved.state)
@@ -218,4 +226,14 @@ export async function stockOf(db: Executor, product: number): Promise<{ in_stock
   const row = await sql<{ quantity: number }>`select quantity from inventory where id = ${product}`.execute(db)
   const inStock = Number(row.rows[0]?.quantity ?? 0)
   return { in_stock: inStock, is_in_stock: inStock > 0 }
+}
+
+/** What stands of a document: its rows not reversed (and not reversals), as movements of whole units. */
+export async function standingStock(db: Executor, document: Pick<StockDocument, 'type' | 'id'>): Promise<StockMovement[]> {
+  const rows = await sql<{ product: number; quantity: number; unit_cost: string }>`
+    select s.product, s.quantity, s.unit_cost from stock_ledger s
+    where s.reference_type = ${document.type} and s.reference_id = ${document.id} and s.reverses is null
+      and not exists (select 1 from stock_ledger r where r.reverses = s.id)
+    order by s.id`.execute(db)
+  return rows.rows.map((r) => ({ product: r.product, quantity: r.quantity, unitCost: r.unit_cost }))
 }
