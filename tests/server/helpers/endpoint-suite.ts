@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { hashPassword } from '../../../server/auth/passwords'
 import { modelName, validateRecord } from '../../../server/engine/validate'
 import { ADMIN, type TestApp } from './app'
-import { countListed as countRows, createReferences, createRow, createSample, readableFields, requestOf, sampleInput, type AnyEntity } from './samples'
+import { clearMadeWith, countListed as countRows, createReferences, createRow, createSample, readableFields, requestOf, sampleInput, type AnyEntity } from './samples'
 
 /**
  * The contract's generic endpoints (api-contract §2.1–2.2) for one entity, as a suite
@@ -55,6 +55,7 @@ async function insertMany(t: TestApp, entity: AnyEntity, count: number, all: rea
   const columns = (row: Record<string, unknown>, names: readonly string[]) => Object.fromEntries(names.filter((n) => n in row).map((n) => [n, row[n]]))
   if (!entity.parent) {
     const own = (r: Record<string, unknown>) => (entity.idFrom ? { id: r[entity.idFrom] } : {})
+    await clearMadeWith(t, entity, rows.map((r) => r[entity.idFrom ?? '']))
     const inserted = await t.db.insertInto(entity.name).values(rows.map((r) => ({ ...r, ...own(r), created_by: t.adminId, updated_by: t.adminId }))).returning('id').execute()
     return inserted.map((r) => Number(r.id))
   }

@@ -186,11 +186,22 @@ export function requestOf(entity: AnyEntity, input: Values): { payload: Values |
 }
 
 /**
+ * A record whose id is another row's (`idFrom`) may have been made with that row by a module
+ * (a product's stock row, made with the product): the sample takes its place.
+ */
+export async function clearMadeWith(t: TestApp, entity: AnyEntity, ids: readonly unknown[]): Promise<void> {
+  const owned = ids.filter((id): id is number => typeof id === 'number')
+  if (!entity.idFrom || owned.length === 0) return
+  await t.db.deleteFrom(entity.name).where('id', 'in', owned).execute()
+}
+
+/**
  * POSTs to `create/` and returns the created row (expects 201). An entity whose `create/`
  * a domain module serves with its own shape (role menus) gets its row from the engine.
  */
 export async function createRow(t: TestApp, entity: AnyEntity, input: Values): Promise<Record<string, unknown>> {
   if (entity.routes.create !== 'generic') {
+    await clearMadeWith(t, entity, [input[entity.idFrom ?? ''] as number])
     const { registry, hooks } = t.app.engine
     const row = await engineCreate({ db: t.db, registry, hooks, entity, actor: { id: t.adminId, isAdmin: true, permissions: new Set() }, access: 'system' }, input)
     return JSON.parse(JSON.stringify(row)) as Record<string, unknown>
