@@ -38,6 +38,7 @@ import { product } from './entities/catalogue/product'
 import { productImage } from './entities/catalogue/product-image'
 import { inventory } from './entities/inventory/inventory'
 import { stockLedger } from './entities/inventory/stock-ledger'
+import { purchaseStatus } from './entities/inventory/purchase-status'
 import { discount } from './entities/catalogue/discount'
 import { cmsMenu } from './entities/cms/cms-menu'
 import { cmsMenuContent } from './entities/cms/cms-menu-content'
@@ -102,6 +103,7 @@ export const registry = {
   productimage: productImage,
   inventory,
   stock_ledger: stockLedger,
+  purchase_status: purchaseStatus,
   discount,
   cms_menu: cmsMenu,
   cms_menu_content: cmsMenuContent,

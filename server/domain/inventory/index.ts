@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { PURCHASE_STATUSES } from '../../../schema/entities/inventory/purchase-status'
 import type { DomainModule } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
@@ -36,6 +37,13 @@ export function inventoryModule(): DomainModule {
     async onStart({ db, registry }) {
       // Products made before the inventory existed (or by a seed past the engine).
       if (registry.some((e) => e.name === 'inventory')) await sql`insert into inventory (id, product) select id, id from product order by id on conflict (id) do nothing`.execute(db)
+      // The purchase statuses the purchasing flow relies on: whichever is missing is added, in order.
+      if (registry.some((e) => e.name === 'purchase_status')) {
+        await sql`insert into purchase_status (name)
+          select name from unnest(${[...PURCHASE_STATUSES]}::text[]) with ordinality as seed(name, n)
+          where not exists (select 1 from purchase_status p where p.name = seed.name) order by n
+          on conflict (name) do nothing`.execute(db)
+      }
     },
     routes(app, deps) {
       const inventory = deps.registry.find((e) => e.name === 'inventory')
