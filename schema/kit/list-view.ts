@@ -142,6 +142,11 @@ export function listParamsOf(view: ListView): ListParams {
   }
 }
 
+/** The path of one record (`{id}`); a document kept one row per line is read whole by any of its rows' ids. */
+export function recordPathOf(entity: AnyEntity, id: number | string): string {
+  return `${entity.api.base}/${entity.rowsPerLine ? `document/${id}` : id}`
+}
+
 /**
  * The request of a list page: `all/`, paged; with text, `q`; with filters, `search/` (the
  * contract's filtered list) with them; a list view (`views`) names itself, the server holds

@@ -57,7 +57,8 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
   async function sync(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, id: number, record: Row): Promise<void> {
     const number = numberOf(record)
     if (!number) return
-    const movements = (await movesOf!({ trx, registry: ctx.registry, hooks: deps.hooks(), actor: ctx.actor, entity, record })).filter((m) => m.quantity !== 0)
+    // As the module gives them, one per line: a refused one is named by its line's place.
+    const movements = await movesOf!({ trx, registry: ctx.registry, hooks: deps.hooks(), actor: ctx.actor, entity, record })
     const standing = await stock!.standing(trx, { type: entity.name, id })
     // A count moves what differs from what is on hand at the time: it is never "the same".
     const isCount = movements.some((m) => m.counted !== undefined)

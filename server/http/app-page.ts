@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Entity, Fields, Report } from '../../schema/kit'
 import { asView } from '../../schema/kit'
-import { listParamsOf, listRequestOf, listViewOf } from '../../schema/kit/list-view'
+import { listParamsOf, listRequestOf, listViewOf, recordPathOf } from '../../schema/kit/list-view'
 import { requestUrlOf } from '../../schema/kit/request-url'
 import { paths, startPaths } from '../../src/app/paths'
 
@@ -112,7 +112,7 @@ export function loadAppPage(distDir: string, entities: readonly AnyEntity[], rep
     const form = forms.find((f) => pathname.startsWith(f.prefix))
     if (form) {
       const id = pathname.slice(form.prefix.length).split('/')[0]!
-      const record = /^\d{1,15}$/.test(id) ? [requestUrlOf(`${form.entity.api.base}/${form.entity.rowsPerLine ? `document/${id}` : id}`)] : []
+      const record = /^\d{1,15}$/.test(id) ? [requestUrlOf(recordPathOf(form.entity, id))] : []
       return signedIn(['src/engine/form/FormScreen.tsx'], record)
     }
     return { signedIn: false, modules: [], i18n: {}, get: [], always }

@@ -47,7 +47,7 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
 
   let response: Response | undefined
   if ((options.method ?? 'get') === 'get') {
-    const early = takeEarlyAnswer(requestUrlOf(path, searchParams), headers.Authorization ?? null, headers['Accept-Language']!)
+    const early = takeEarlyAnswer(() => requestUrlOf(path, searchParams), headers.Authorization ?? null, headers['Accept-Language']!)
     // A failed or refused early answer is asked again: the usual handling of its error follows.
     response = await early
       ?.then((r) => {

@@ -32,15 +32,17 @@ export function dropEarlyAnswers(): void {
   for (const answer of Object.values(early.answers)) discardAnswer(answer)
 }
 
-export function takeEarlyAnswer(url: string, token: string | null, language: string): Promise<Response> | undefined {
+/** `url`: the call's address as the HTTP client writes it (schema/kit/request-url.ts); worked out only while there are answers to take. */
+export function takeEarlyAnswer(url: string | (() => string), token: string | null, language: string): Promise<Response> | undefined {
   const early = holder.__early
   if (!early) return undefined
   if ((early.token === null) !== (token === null) || early.language !== language || Date.now() - early.at > MAX_AGE_MS) {
     dropEarlyAnswers()
     return undefined
   }
-  const answer = early.answers[url]
-  delete early.answers[url]
+  const address = typeof url === 'string' ? url : url()
+  const answer = early.answers[address]
+  delete early.answers[address]
   return answer
 }
 

@@ -1,5 +1,5 @@
 import type { Entity, Fields } from '../../schema/kit'
-import { listRequestOf, type ListParams } from '../../schema/kit/list-view'
+import { listRequestOf, recordPathOf, type ListParams } from '../../schema/kit/list-view'
 import { apiRequest } from './api'
 
 /**
@@ -57,7 +57,7 @@ export async function fetchOptions(entity: AnyEntity, text: string, size: number
 
 /** One record; a document kept one row per line (a voucher) whole, by the id of any of its rows. */
 export async function fetchRecord(entity: AnyEntity, id: number | string, signal?: AbortSignal): Promise<Row> {
-  const body = await apiRequest(`${entity.api.base}/${entity.rowsPerLine ? `document/${id}` : id}`, { signal })
+  const body = await apiRequest(recordPathOf(entity, id), { signal })
   if (!isObject(body) || typeof body.id !== 'number') throw new Error(`Unexpected answer for ${entity.name} ${id}`)
   return body as Row
 }

@@ -1,8 +1,10 @@
 import { defineEntity, f } from '../../kit'
 
-/** What moved stock: the documents that write the stock ledger. */
+/**
+ * What moved stock: the documents that write the stock ledger. A document that `moves` stock
+ * (the engine writes its entity's name here) adds its name, and an `option.<name>` label.
+ */
 export const stockReferenceTypes = ['stock_adjustment', 'purchase_final', 'customer_order'] as const
-export type StockReferenceType = (typeof stockReferenceTypes)[number]
 
 /**
  * The stock ledger (domain-anchors §2.2, checklist 39): one row per movement of a product —

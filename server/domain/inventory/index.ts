@@ -3,7 +3,7 @@ import { PURCHASE_STATUSES } from '../../../schema/entities/inventory/purchase-s
 import type { DomainModule } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
-import { moveStock, reverseStock, standingStock, stockOf } from './stock'
+import { moveStock, openStock, reverseStock, standingStock, stockOf } from './stock'
 
 /**
  * Inventory (issue 21): each product's stock and the append-only stock ledger, both kept
@@ -30,13 +30,13 @@ export function inventoryModule(): DomainModule {
     hooks: {
       product: {
         afterWrite: async ({ trx, action, rowId, registry }) => {
-          if (action === 'create' && registry.some((e) => e.name === 'inventory')) await sql`insert into inventory (id, product) values (${rowId}, ${rowId}) on conflict (id) do nothing`.execute(trx)
+          if (action === 'create' && registry.some((e) => e.name === 'inventory')) await openStock(trx, [rowId])
         },
       },
     },
     async onStart({ db, registry }) {
       // Products made before the inventory existed (or by a seed past the engine).
-      if (registry.some((e) => e.name === 'inventory')) await sql`insert into inventory (id, product) select id, id from product order by id on conflict (id) do nothing`.execute(db)
+      if (registry.some((e) => e.name === 'inventory')) await openStock(db)
       // The purchase statuses the purchasing flow relies on: whichever is missing is added, in order.
       if (registry.some((e) => e.name === 'purchase_status')) {
         await sql`insert into purchase_status (name)

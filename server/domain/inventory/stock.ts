@@ -1,5 +1,4 @@
 import { sql } from 'kysely'
-import type { StockReferenceType } from '../../../schema/entities/inventory/stock-ledger'
 import type { Message } from '../../../schema/kit'
 import { fromMinor, toMinor } from '../../../schema/kit/money'
 import { utcDay } from '../../../schema/kit/dates'
@@ -27,8 +26,8 @@ export type { StockMovement } from '../../engine/stock-moves'
 
 /** The document that moves the stock: what the ledger's rows name. */
 export type StockDocument = {
-  /** The moving entity's name (`stock_adjustment`, `purchase_final`). */
-  type: StockReferenceType | (string & {})
+  /** The moving entity's name (`stock_adjustment`, `purchase_final`): one of the stock ledger's `reference_type` options. */
+  type: string
   id: number
   /** Its number (`SA20261127001`). */
   number: string
@@ -52,7 +51,7 @@ export type StockRow = {
   quantity_after: number
   valuation_rate_after: string
   stock_value_after: string
-  reference_type: StockReferenceType
+  reference_type: string
   reference_id: number
   reference_no: string
   reverses: number | null
@@ -70,15 +69,24 @@ type Locked = { id: number; name: string; quantity: number; valuation_rate: stri
 const stateOf = (row: Locked): StockState => ({ quantity: BigInt(row.quantity), rate: rateFromText(row.valuation_rate), value: toMinor(row.stock_value) })
 
 /**
+ * Gives products their stock row (nothing on hand) where they have none: the given ones, or
+ * every product. In product order, so that two callers never wait for each other in a circle.
+ */
+export async function openStock(db: Executor, products?: readonly number[]): Promise<void> {
+  await sql`
+    insert into inventory (id, product) select p.id, p.id from product p
+    ${products ? sql`where p.id = any(${[...products]}::bigint[])` : sql``} order by p.id
+    on conflict (id) do nothing`.execute(db)
+}
+
+/**
  * Makes sure each product has its stock row and locks them all, in product order, for the
  * rest of the transaction. Products that do not exist have none: the caller refuses them.
  */
 async function lockStock(trx: Trx, products: readonly number[]): Promise<Map<number, Locked>> {
   const ids = [...new Set(products)].sort((a, b) => a - b)
   if (ids.length === 0) return new Map()
-  await sql`
-    insert into inventory (id, product) select p.id, p.id from product p where p.id = any(${ids}::bigint[]) order by p.id
-    on conflict (id) do nothing`.execute(trx)
+  await openStock(trx, ids)
   const rows = await sql<Locked>`
     select i.id, p.name, i.quantity, i.valuation_rate, i.stock_value, i.last_movement_date
     from inventory i join product p on p.id = i.id
