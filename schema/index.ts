@@ -39,6 +39,9 @@ import { productImage } from './entities/catalogue/product-image'
 import { inventory } from './entities/inventory/inventory'
 import { stockLedger } from './entities/inventory/stock-ledger'
 import { purchaseStatus } from './entities/inventory/purchase-status'
+import { stockAdjustment } from './entities/inventory/stock-adjustment'
+import { purchaseRequest, purchaseReqItemImage } from './entities/purchasing/purchase-request'
+import { purchaseFinal, purchasePayment } from './entities/purchasing/purchase-final'
 import { discount } from './entities/catalogue/discount'
 import { cmsMenu } from './entities/cms/cms-menu'
 import { cmsMenuContent } from './entities/cms/cms-menu-content'
@@ -104,6 +107,11 @@ export const registry = {
   inventory,
   stock_ledger: stockLedger,
   purchase_status: purchaseStatus,
+  stock_adjustment: stockAdjustment,
+  purchase_request: purchaseRequest,
+  purchase_req_item_image: purchaseReqItemImage,
+  purchase_final: purchaseFinal,
+  purchase_payment: purchasePayment,
   discount,
   cms_menu: cmsMenu,
   cms_menu_content: cmsMenuContent,

@@ -14,6 +14,7 @@ import type { Db } from './db/types'
 import { accountingModule } from './domain/accounting'
 import { catalogueModule } from './domain/catalogue'
 import { inventoryModule } from './domain/inventory'
+import { purchasingModule } from './domain/purchasing'
 import { cmsModule } from './domain/cms'
 import { membershipModule } from './domain/membership'
 import { identityModule } from './domain/identity'
@@ -88,7 +89,7 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 }
 
 /** The app's domain modules. */
-export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), inventoryModule(), cmsModule(), membershipModule()]
+export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), inventoryModule(), purchasingModule(), cmsModule(), membershipModule()]
 
 /**
  * What the registry declares and no module completes, named at once: an action without its

@@ -27,8 +27,12 @@ export type Posting = {
 
 /** What the engine gives a module's posting function. */
 export type PostingArgs = { trx: Trx; registry: Registry; hooks: HookRegistry | undefined; actor: Actor | null; entity: Entity<string, Fields>; record: Row }
-/** A module's posting of one entity's records (`postings: { <entity>: … }`). */
-export type PostingOf = (args: PostingArgs) => Promise<Posting> | Posting
+/**
+ * A module's posting of one entity's records (`postings: { <entity>: … }`); null when the
+ * record, as it stands, moves no money (a stock count that found what was on hand): then
+ * nothing posts, no number is taken for it, and what stood is reversed.
+ */
+export type PostingOf = (args: PostingArgs) => Promise<Posting | null> | Posting | null
 
 /** Where postings go, by the module that keeps the general ledger. */
 export interface Ledger {
@@ -106,16 +110,20 @@ export function poster(entity: Entity<string, Fields>, deps: Deps) {
     return periodOf(numberDayOf(before, spec.date), reset) !== periodOf(numberDayOf(record, spec.date), reset)
   }
 
-  /** Brings what stands under the record's number to what the record posts now. */
-  async function sync(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, record: Row): Promise<void> {
+  /** What the record posts as it stands: null when nothing (not wanted, or nothing to post). */
+  const postingFor = async (trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, record: Row): Promise<Posting | null> =>
+    isWanted(record) ? await postingOf!({ trx, registry: ctx.registry, hooks: deps.hooks(), actor: ctx.actor, entity, record }) : null
+
+  /** Brings what stands under the record's number to what the record posts now (`posting`: already worked out). */
+  async function sync(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, record: Row, known?: Posting | null): Promise<void> {
     const number = record[spec.number]
     if (typeof number !== 'string' || number === '') return
     const standing = await ledger!.standing(trx, { as: spec.as, number })
-    if (!isWanted(record)) {
+    const posting = known !== undefined ? known : await postingFor(trx, ctx, record)
+    if (!posting) {
       if (standing) await ledger!.reverse(trx, { ...base(ctx), number })
       return
     }
-    const posting = await postingOf!({ trx, registry: ctx.registry, hooks: deps.hooks(), actor: ctx.actor, entity, record })
     if (standing && isSamePosting(standing, posting)) return
     if (standing) await ledger!.reverse(trx, { ...base(ctx), number })
     await ledger!.post(trx, { ...base(ctx), kind: entity.name, number, posting })
@@ -133,7 +141,7 @@ export function poster(entity: Entity<string, Fields>, deps: Deps) {
     await sync(trx, ctx, after)
   }
 
-  return { isWanted, takeNumber, hasMoved, sync, resync, reverse, postsOnCreate: spec.on === 'create' }
+  return { isWanted, postingFor, takeNumber, hasMoved, sync, resync, reverse, postsOnCreate: spec.on === 'create' }
 }
 
 /**
@@ -171,14 +179,17 @@ export function postingHooks(registry: Registry, deps: Deps): Array<readonly [st
         async afterTransition(ctx) {
           const { trx, transition, rowId } = ctx
           if (spec.reverseOn.includes(transition)) await p.reverse(trx, ctx, ctx.after)
-          if (transition !== spec.on || !p.isWanted(ctx.after)) return
+          if (transition !== spec.on) return
           const record = { ...ctx.after }
+          // Worked out before a number is taken: a posting of nothing takes none (numbers stay gapless).
+          const posting = await p.postingFor(trx, ctx, record)
+          if (!posting) return
           if (!record[spec.number]) {
             record[spec.number] = await p.takeNumber(trx, ctx.registry, record)
             // The transition's answer and audit entry read the row again: they show the number.
             await sql`update ${sql.id(storageOf(entity, spec.number).name)} set ${sql.ref(spec.number)} = ${record[spec.number]} where id = ${rowId}`.execute(trx)
           }
-          await p.sync(trx, ctx, record)
+          await p.sync(trx, ctx, record, posting)
         },
       }
       return [entity.name, hooks] as const

@@ -170,7 +170,8 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
 
   // Fixed paths first: Fastify prefers static segments anyway, but the order reads as the contract's table.
   for (const route of ['all', 'search', 'without_pagination'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
-  for (const [alias, route] of Object.entries(entity.routeAliases)) if (entity.routes[route] === 'generic') serve(route, `${alias}/`)
+  // An alias of a route of one record takes its id too (`get_a_purchase_final_with_items/{id}`).
+  for (const [alias, route] of Object.entries(entity.routeAliases)) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path.includes(':id') ? `${alias}/:id` : `${alias}/`)
 
   for (const extra of entity.extraRoutes) {
     app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: actionConfig(entity, 'LIST') }, async (req) => {

@@ -13,9 +13,9 @@ import { numberDayOf } from './numbering'
  */
 
 /**
- * One line of what a document moves: whole units in (+, at `unitCost`) or out (−), or a
- * count (`counted`: the quantity found, whose difference from what is on hand moves — at
- * `unitCost` when more is found, else at the moving average).
+ * One line of what a document moves: whole units in (+, at `unitCost`, or at the moving
+ * average when it gives none) or out (−, at the moving average), or a count (`counted`: the
+ * quantity found, whose difference from what is on hand moves, in or out as above).
  */
 export type StockMovement = { product: number; quantity?: number; counted?: number; unitCost?: string | null }
 

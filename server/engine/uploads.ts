@@ -179,12 +179,19 @@ function setPath(target: Values, path: ReadonlyArray<string | number>, value: un
   })
 }
 
-/** The field a multipart part is for: an entity's own, or a document line's (`items[0][file]`). */
+/**
+ * The field a multipart part is for: an entity's own, a document line's (`items[0][file]`),
+ * or one of a line's files (`items[0][images][1]`: a lines field of the line whose `scalar`
+ * is a file — the pictures of an offered item).
+ */
 function fieldOfPath(entity: Entity<string, Fields>, path: ReadonlyArray<string | number>): { entity: Entity<string, Fields>; name: string } | undefined {
-  const [first, index, name] = path
+  const [first, index, name, position] = path
   if (path.length === 1 && typeof first === 'string') return entity.fields[first] ? { entity, name: first } : undefined
   const lines = typeof first === 'string' ? entity.fields[first]?.lines : undefined
-  if (path.length === 3 && lines && typeof index === 'number' && typeof name === 'string' && lines.entity.fields[name]) return { entity: lines.entity, name }
+  if (!lines || typeof index !== 'number' || typeof name !== 'string' || !lines.entity.fields[name]) return undefined
+  if (path.length === 3) return { entity: lines.entity, name }
+  const files = lines.entity.fields[name]!.lines
+  if (path.length === 4 && typeof position === 'number' && files?.scalar && files.entity.fields[files.scalar]?.kind === 'file') return { entity: files.entity, name: files.scalar }
   return undefined
 }
 

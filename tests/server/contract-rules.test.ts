@@ -4,7 +4,7 @@ import { entities, registry } from '../../schema'
 import { signToken } from '../../server/auth/tokens'
 import { JWT_SECRET, describeEachDatabase, type TestApp } from './helpers/app'
 import { multipart } from './helpers/multipart'
-import { countRows, createReferences, createRow, createSample, sampleInput, type AnyEntity } from './helpers/samples'
+import { countRows, createReferences, createRow, createSample, renumberedBy, sampleInput, type AnyEntity } from './helpers/samples'
 
 /** Rules of the contract beyond the generic CRUD shape (api-contract §2.4–2.6, §4.1–4.2). */
 type AuditRow = { actor: number | null; entity: string; entity_id: number; action: string; changes: Record<string, [unknown, unknown]>; at: Date }
@@ -186,9 +186,9 @@ describeEachDatabase('contract rules', (t) => {
           ...Object.fromEntries(lines.map((n) => [n, [null, count(row, n)]])),
         })
         expect(JSON.stringify(rows)).not.toContain('$argon2')
-        // The field, and what is computed from it (a document's total from its lines).
+        // The field, and what is computed from it (a document's total from its lines; its number, counted by the day changed).
         const differs = (n: string) => JSON.stringify(json(row[n])) !== JSON.stringify(json(changed.body[n]))
-        const followed = readable.filter((n) => n !== field && entity.fields[n]!.compute !== undefined && differs(n))
+        const followed = readable.filter((n) => n !== field && (entity.fields[n]!.compute !== undefined || renumberedBy(entity, field).includes(n)) && differs(n))
         expect(rows[1]!.changes).toEqual({
           [field]: lines.includes(field) ? [count(row, field), count(changed.body, field)] : [json(row[field]), json(changed.body[field])],
           ...Object.fromEntries(followed.map((n) => [n, [json(row[n]), json(changed.body[n])]])),

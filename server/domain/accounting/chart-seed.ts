@@ -34,6 +34,10 @@ export const SEEDED_LEDGERS: ReadonlyArray<readonly [name: string, head: Head, l
   ['Company Purchase', { group: 'Purchase Accounts' }, 'company_purchase'],
   ['Company Sales', { group: 'Sales Accounts' }, 'company_sales'],
   ['Opening Balance Of Customer', { group: 'Customers' }, 'opening_balance_of_customer'],
+  // Perpetual inventory (decisions.md): goods on hand at cost, what counts find or lose, what sales take out.
+  ['Stock In Hand', { group: 'Stock-in-Hand' }, 'stock_in_hand'],
+  ['Stock Adjustment', { group: 'Indirect Expenses' }, 'stock_adjustment'],
+  ['Cost of Goods Sold', { group: 'Direct Expenses' }, 'cost_of_goods_sold'],
 ]
 
 const headIds = (head: Head) =>

@@ -3,6 +3,7 @@ import { PURCHASE_STATUSES } from '../../../schema/entities/inventory/purchase-s
 import type { DomainModule } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
+import { adjustmentMoves, adjustmentPosting } from './adjustments'
 import { moveStock, openStock, reverseStock, standingStock, stockOf } from './stock'
 
 /**
@@ -27,6 +28,8 @@ export function inventoryModule(): DomainModule {
       },
       standing: (trx, document) => standingStock(trx, document),
     },
+    stockMoves: { stock_adjustment: adjustmentMoves },
+    postings: { stock_adjustment: adjustmentPosting },
     hooks: {
       product: {
         afterWrite: async ({ trx, action, rowId, registry }) => {

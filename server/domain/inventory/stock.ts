@@ -146,15 +146,15 @@ export async function moveStock(trx: Trx, document: StockDocument, movements: re
   const isCost = (v: unknown) => typeof v === 'string' && RATE.test(v.trim())
   movements.forEach((m, i) => {
     if (!isId(m.product)) refuse(at(i, names.product), { key: 'validation.ref', params: { label: 'field.product' } })
+    // A cost only for units that come in; none given: they come in at the moving average (units found).
+    if (m.unitCost !== undefined && m.unitCost !== null && m.unitCost !== '' && !isCost(m.unitCost)) refuse(at(i, names.unitCost), { key: 'validation.decimal', params: { scale: 4, whole: 14 } })
     if (m.counted !== undefined) {
-      // A count: what was found, from nothing up; a cost only for what is found beyond what is on hand.
+      // A count: what was found, from nothing up.
       if (!Number.isSafeInteger(m.counted) || m.counted < 0 || m.counted > MAX_UNITS) refuse(at(i, names.counted), { key: 'validation.stock_count', params: { max: MAX_UNITS } })
-      if (m.unitCost !== undefined && m.unitCost !== null && m.unitCost !== '' && !isCost(m.unitCost)) refuse(at(i, names.unitCost), { key: 'validation.decimal', params: { scale: 4, whole: 14 } })
       return
     }
     const quantity = m.quantity ?? 0
     if (!Number.isSafeInteger(quantity) || quantity === 0 || Math.abs(quantity) > MAX_UNITS) refuse(at(i, names.quantity), { key: 'validation.stock_quantity', params: { max: MAX_UNITS } })
-    if (quantity > 0 && !isCost(m.unitCost)) refuse(at(i, names.unitCost), { key: 'validation.decimal', params: { scale: 4, whole: 14 } })
   })
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
 

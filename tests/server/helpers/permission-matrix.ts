@@ -49,7 +49,9 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
       for (const method of spec.methods) out.push({ method, url: `${e.api.base}/${spec.path}`, access: access(spec.action) })
     }
     for (const [alias, route] of Object.entries(e.routeAliases)) {
-      for (const method of GENERIC[route].methods) out.push({ method, url: `${e.api.base}/${alias}/`, access: access(GENERIC[route].action) })
+      // An alias of a route of one record takes its id too.
+      const path = GENERIC[route].path.includes(':id') ? `${alias}/:id` : `${alias}/`
+      for (const method of GENERIC[route].methods) out.push({ method, url: `${e.api.base}/${path}`, access: access(GENERIC[route].action) })
     }
     for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${e.api.base}/${extra.path}/:value`, access: access('LIST') })
     // A gallery's new order: the pictures' UPDATE.
@@ -163,6 +165,20 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
     // A product's stock count (server/domain/inventory): any signed-in user — the storefront asks it before an order line.
     ...(entities.some((e) => e.name === 'inventory')
       ? [{ method: 'GET', url: `${byName('inventory').api.base}/check_by_product_id/:id`, access: { kind: 'signed-in' } as const }]
+      : []),
+    // Purchasing (server/domain/purchasing/routes.ts): a document's lines changed as the document's UPDATE, its reads as its DETAILS,
+    // a purchase from an offer as the purchase's CREATE; the storefront's offer is anyone's (vendor-offers.ts judges who offers).
+    ...(entities.some((e) => e.name === 'purchase_final')
+      ? [
+          { method: 'PUT', url: `${byName('purchase_final').api.base}/update_item/:itemId`, access: permission('PURCHASE_FINAL_UPDATE') },
+          { method: 'DELETE', url: `${byName('purchase_final').api.base}/delete_item/:itemId`, access: permission('PURCHASE_FINAL_UPDATE') },
+          { method: 'GET', url: `${byName('purchase_final').api.base}/get_invoice_by_purchase_final_id/:id`, access: permission('PURCHASE_FINAL_DETAILS') },
+          { method: 'POST', url: `${byName('purchase_final').api.base}/create_from_purchase_request/`, access: permission('PURCHASE_FINAL_CREATE') },
+          { method: 'GET', url: `${byName('purchase_request').api.base}/purchase_request_with_items_images/:id`, access: permission('PURCHASE_REQUEST_DETAILS') },
+          { method: 'GET', url: `${byName('purchase_request').api.base}/get_invoice_by_purchase_request_id/:id`, access: permission('PURCHASE_REQUEST_DETAILS') },
+          { method: 'DELETE', url: `/purchase_req_item/api/v1/purchase_req_item/delete/:id`, access: permission('PURCHASE_REQUEST_UPDATE') },
+          { method: 'POST', url: `${byName('purchase_request').api.base}/create_vendor_purchase_request/`, access: { kind: 'public' } as const },
+        ]
       : []),
     // The CMS (server/domain/cms): the site's read routes, pictures for a post's body, the blog categories at the contract's base.
     ...(entities.some((e) => e.name === 'cms_menu') ? cmsExpectations(entities) : []),

@@ -131,6 +131,15 @@ export async function createReferences(t: TestApp, entity: AnyEntity, all: reado
       if (ids[target] !== undefined || path.includes(target)) continue
       const te = all.find((x) => x.name === target)
       if (!te) throw new Error(`unknown ref target ${target}`)
+      // A line is made with its document: the reference points at the document's first line.
+      const document = te.lineOf ? all.find((x) => x.name === te.lineOf) : undefined
+      if (document) {
+        await visit(document, [...path, target, document.name])
+        const made = await createRow(t, document, sampleInput(document, ids))
+        const field = document.linesFieldNames.find((n) => document.fields[n]!.lines!.entity.name === target)!
+        ids[target] = (made[field] as Array<{ id: number }>)[0]!.id
+        continue
+      }
       await visit(te, [...path, target])
       ids[target] = (await createRow(t, te, sampleInput(te, ids))).id as number
     }
@@ -160,6 +169,19 @@ async function referFactually(t: TestApp, entity: AnyEntity, ids: RefIds): Promi
       if (found !== undefined) ids[fact.target] = found
     }
   }
+}
+
+/** The numbers counted by the day in `field` (its numbering's, its posting's): a change of the day renumbers them (numbering.ts, renumberIfMoved). */
+export const renumberedBy = (entity: AnyEntity, field: string): string[] => [
+  ...(entity.numbering?.date === field ? [entity.numbering.field] : []),
+  ...(entity.posts?.date === field ? [entity.posts.number] : []),
+]
+
+/** The label a row is shown by: read by its route, or — a document's line, which has none — from its table. */
+export async function labelOfRow(t: TestApp, entity: AnyEntity, id: number): Promise<unknown> {
+  if (!entity.lineOf) return (await t.call({ method: 'GET', url: `${entity.api.base}/${id}` })).body[entity.labelField]
+  const found = await sql<{ label: unknown }>`select ${sql.ref(entity.labelField)} as label from ${sql.id(entity.name)} where id = ${id}`.execute(t.db)
+  return found.rows[0]?.label
 }
 
 /** Fields a response carries (write-only ones, passwords, never are). */

@@ -1,0 +1,180 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { lineLinkColumn, type Entity, type Fields, type Message } from '../../../schema/kit'
+import { rowIdValueOf } from '../../../schema/kit/validators'
+import type { Row, Trx } from '../../db/types'
+import { asSystem, authorize, type EngineCtx } from '../../engine/access'
+import { BusinessError, ConflictError, ValidationError } from '../../engine/errors'
+import { deleteMessage } from '../../engine/operations/delete'
+import { messageFor } from '../../i18n'
+import type { ModuleDeps } from '../../engine/modules'
+import { rowIdOf } from '../../engine/request'
+import { actionConfig, requestContext } from '../../engine/routes'
+import { createRow, inTransaction, notFound, readRow, updateRow } from '../../engine/service'
+import { registerVendorOffers } from './vendor-offers'
+
+/**
+ * The contract's purchasing routes beside the engine's (api-contract §4.10): each is an
+ * engine read or write of the registry's documents, under the caller's permission — a line
+ * changed or removed is its document updated (the workflow's lock, the rules, the audit); a
+ * final purchase made from an offer is the engine's create, in one transaction with the
+ * offer's own check.
+ */
+type Line = Record<string, unknown>
+type Ids = { Params: { id: string } }
+
+export function registerPurchasingRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+  const byName = (name: string) => deps.registry.find((e) => e.name === name)
+  const [request, requestItem, picture, purchase, purchaseItem, product, vendor] = [
+    byName('purchase_request'),
+    byName('purchase_req_item'),
+    byName('purchase_req_item_image'),
+    byName('purchase_final'),
+    byName('purchase_final_item'),
+    byName('product'),
+    byName('vendor'),
+  ]
+  // A test's registry of its own may have no purchasing.
+  if (!request || !requestItem || !picture || !purchase || !purchaseItem || !product || !vendor) return
+  const engine = { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir }
+  const ctxOf = (entity: Entity<string, Fields>, req: FastifyRequest) => requestContext(engine, entity, req)
+
+  /** The document a line belongs to, or a 404 naming the line. */
+  async function documentOfLine(line: Entity<string, Fields>, id: number): Promise<number> {
+    const found = await sql<{ parent: number }>`select ${sql.ref(lineLinkColumn(line))} as parent from ${sql.id(line.name)} where id = ${id}`.execute(deps.db)
+    if (!found.rows[0]) throw notFound(line, id)
+    return Number(found.rows[0].parent)
+  }
+
+  /** A document's lines changed through its update: `change` gives the lines sent (ids keep the stored ones). */
+  async function changeLines(req: FastifyRequest, document: Entity<string, Fields>, field: string, line: Entity<string, Fields>, lineId: number, change: (lines: Line[]) => Line[]) {
+    const id = await documentOfLine(line, lineId)
+    const ctx = ctxOf(document, req)
+    const stored = (await readRow(ctx, id))[field] as Line[]
+    return updateRow(ctx, id, { [field]: change(stored.map((l) => ({ id: l.id }))) })
+  }
+
+  const bodyOf = (req: FastifyRequest): Line => {
+    const body = req.body ?? {}
+    if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
+    return body as Line
+  }
+
+  // ---------------------------------------------------------------- final purchases
+
+  const purchaseBase = purchase.api.base
+
+  app.put<{ Params: { itemId: string } }>(`${purchaseBase}/update_item/:itemId`, { config: actionConfig(purchase, 'UPDATE') }, async (req) => {
+    const itemId = rowIdOf(purchaseItem, req.params.itemId)
+    const body = bodyOf(req)
+    const given = Object.fromEntries(['product', 'quantity', 'unit_price'].filter((k) => Object.hasOwn(body, k)).map((k) => [k, body[k]]))
+    return changeLines(req, purchase, 'items', purchaseItem, itemId, (lines) => lines.map((l) => (l.id === itemId ? { ...l, ...given } : l)))
+  })
+
+  app.delete<{ Params: { itemId: string } }>(`${purchaseBase}/delete_item/:itemId`, { config: actionConfig(purchase, 'UPDATE') }, async (req) => {
+    const itemId = rowIdOf(purchaseItem, req.params.itemId)
+    return changeLines(req, purchase, 'items', purchaseItem, itemId, (lines) => lines.filter((l) => l.id !== itemId))
+  })
+
+  /** The purchase as its invoice prints it: the record with its lines, and who it is from. */
+  app.get<Ids>(`${purchaseBase}/get_invoice_by_purchase_final_id/:id`, { config: actionConfig(purchase, 'DETAILS', true) }, async (req) => {
+    const row = await readRow(ctxOf(purchase, req), rowIdOf(purchase, req.params.id))
+    return { ...row, vendor: await partyOf(Number(row.vendor)) }
+  })
+
+  async function partyOf(id: number | null): Promise<Row | null> {
+    if (id === null || !Number.isFinite(id)) return null
+    const found = await deps.db
+      .selectFrom('user')
+      .leftJoin('vendor', 'vendor.id', 'user.id')
+      .select(['user.id', 'user.username', 'user.first_name', 'user.last_name', 'user.email', 'user.primary_phone', 'user.street_address_one', 'vendor.company_name'])
+      .where('user.id', '=', id)
+      .executeTakeFirst()
+    return (found as Row | undefined) ?? null
+  }
+
+  /**
+   * A final purchase from a verified offer (checklist 36: once): its lines, each matched to a
+   * product — the one the caller names for it (`items: [{purchase_req_item, product,
+   * quantity?, unit_price?}]`), or the one product of the line's name — at the offered price
+   * unless the caller agrees another. A line with no product is refused, naming it.
+   */
+  app.post(`${purchaseBase}/create_from_purchase_request/`, { config: actionConfig(purchase, 'CREATE') }, async (req, reply) => {
+    const body = bodyOf(req)
+    const ctx = ctxOf(purchase, req)
+    authorize(ctx, 'CREATE')
+    const requestId = rowIdValueOf(body.purchase_request)
+    if (requestId === null) throw new ValidationError({ purchase_request: [{ key: 'validation.required', params: { label: 'entity.purchase_request.one' } }] })
+    const agreed = Array.isArray(body.items) ? (body.items as Line[]) : []
+    if (agreed.length > 200) throw new BusinessError({ key: 'detail.too_many_lines', params: { max: 200 } })
+    const made = await inTransaction(ctx, async (trx) => {
+      const offer = (await sql<{ id: number; status: string; vendor: number | null; invoice_no: string }>`
+        select id, status, vendor, invoice_no from purchase_request where id = ${requestId} for update`.execute(trx)).rows[0]
+      if (!offer) throw notFound(request, requestId)
+      if (offer.status !== 'verified') throw new ConflictError({ key: 'detail.request_not_verified', params: { number: offer.invoice_no, status: `option.${offer.status}` } })
+      const taken = await sql<{ invoice_no: string }>`select invoice_no from purchase_final where purchase_request = ${requestId}`.execute(trx)
+      if (taken.rows[0]) throw new ConflictError({ key: 'detail.request_already_purchased', params: { number: offer.invoice_no, purchase: taken.rows[0].invoice_no } })
+      if (offer.vendor === null) throw new ValidationError({ vendor: [{ key: 'validation.required', params: { label: 'field.vendor' } }] })
+      const lines = (await sql<{ id: number; name: string; unit_price: string; quantity: number }>`
+        select id, name, unit_price::text, quantity from purchase_req_item where ${sql.ref(lineLinkColumn(requestItem))} = ${requestId} order by id`.execute(trx)).rows
+      const errors: Record<string, Message[]> = {}
+      const items = []
+      for (const [i, line] of lines.entries()) {
+        const given = agreed.find((a) => rowIdValueOf(a.purchase_req_item) === line.id) ?? {}
+        const product = rowIdValueOf(given.product) ?? (await productNamed(trx, line.name))
+        if (product === null) {
+          ;(errors[`items.${i}.product`] ??= []).push({ key: 'validation.no_product_named', params: { name: line.name } })
+          continue
+        }
+        items.push({ product, quantity: given.quantity ?? line.quantity, unit_price: given.unit_price ?? line.unit_price })
+      }
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+      const row = await createRow(asSystem(ctx, purchase, trx), { vendor: offer.vendor, purchase_date: body.purchase_date, note: body.note ?? offer.invoice_no, items })
+      // The link is the server's to set (read-only to callers): a request becomes one purchase.
+      await sql`update purchase_final set purchase_request = ${requestId} where id = ${row.id}`.execute(trx)
+      return Number(row.id)
+    })
+    return reply.code(201).send(await readRow(ctx, made))
+  })
+
+  /** The one product of that name (case aside), if exactly one. */
+  async function productNamed(trx: Trx, name: string): Promise<number | null> {
+    const found = await sql<{ id: number }>`select id from product where lower(name) = lower(${name.trim()}) order by id limit 2`.execute(trx)
+    return found.rows.length === 1 ? Number(found.rows[0]!.id) : null
+  }
+
+  // ---------------------------------------------------------------- purchase requests
+
+  const requestBase = request.api.base
+
+  /** A request with its lines, each with its pictures (`purchase_request_item_images: [{id, image}]`). */
+  async function requestWithPictures(ctx: EngineCtx, id: number): Promise<Row> {
+    const row = await readRow(ctx, id)
+    const lines = (row.purchase_request_items as Line[]) ?? []
+    const ids = lines.map((l) => Number(l.id))
+    const pictures = ids.length === 0 ? [] : (await sql<{ id: number; purchase_req_item: number; image: string }>`
+      select id, purchase_req_item, image from purchase_req_item_image where purchase_req_item = any(${ids}::bigint[]) order by position, id`.execute(deps.db)).rows
+    return {
+      ...row,
+      purchase_request_items: lines.map((l) => ({ ...l, purchase_request_item_images: pictures.filter((p) => Number(p.purchase_req_item) === Number(l.id)).map((p) => ({ id: p.id, image: p.image })) })),
+    }
+  }
+
+  app.get<Ids>(`${requestBase}/purchase_request_with_items_images/:id`, { config: actionConfig(request, 'DETAILS', true) }, async (req) =>
+    requestWithPictures(ctxOf(request, req), rowIdOf(request, req.params.id)),
+  )
+
+  app.get<Ids>(`${requestBase}/get_invoice_by_purchase_request_id/:id`, { config: actionConfig(request, 'DETAILS', true) }, async (req) => {
+    const row = await requestWithPictures(ctxOf(request, req), rowIdOf(request, req.params.id))
+    return { ...row, vendor: await partyOf(rowIdValueOf(row.vendor)) }
+  })
+
+  // `/purchase_req_item/api/v1/purchase_req_item/delete/{id}`: a line taken off its offer (while it may change).
+  app.delete<Ids>(`${requestItem.api.base}/delete/:id`, { config: actionConfig(request, 'UPDATE') }, async (req) => {
+    const itemId = rowIdOf(requestItem, req.params.id)
+    await changeLines(req, request, 'purchase_request_items', requestItem, itemId, (lines) => lines.filter((l) => l.id !== itemId))
+    return { detail: messageFor(req.headers['accept-language'], deleteMessage(requestItem, itemId, 'deleted')) }
+  })
+
+  registerVendorOffers(app, deps, { request, picture, vendor })
+}
