@@ -3,7 +3,8 @@ import { entities, registry } from '../../schema'
 import type { Entity, Fields } from '../../schema/kit'
 import { hashPassword } from '../auth/passwords'
 import type { HookRegistry } from '../engine/hooks'
-import { createRow } from '../engine/service'
+import { createRow, runAction } from '../engine/service'
+import { confirmHandler } from '../domain/purchasing/purchases'
 import { validateRecord, type Values } from '../engine/validate'
 import type { Db, Trx } from '../db/types'
 import { districts } from './data/bangladesh'
@@ -99,14 +100,46 @@ export async function seedDemo(trx: Trx, admin: number, hooks?: HookRegistry): P
     street_address_one: 'Agrabad Commercial Area', city: cityOf('Chattogram'), postal_code: '4100',
     branch: branchIds[1], cusotmer_type: customerTypeIds[1], customer_credit_limit: '150000.00', is_online: false,
   })
-  await write(registry.vendor, {
-    ...person, first_name: 'Mahmud', last_name: 'Chowdhury', username: 'padma-traders', email: 'sales@padma-traders.example.com', primary_phone: '+8801912000201',
-    street_address_one: 'Tejgaon Industrial Area', city: cityOf('Dhaka'), postal_code: '1208',
-    branch: branchIds[0], is_company: true, company_name: 'Padma Traders Ltd.', contact_person: 'Mahmud Chowdhury', customer_credit_limit: '500000.00', is_online: false,
+  const padma = Number(
+    (
+      await write(registry.vendor, {
+        ...person, first_name: 'Mahmud', last_name: 'Chowdhury', username: 'padma-traders', email: 'sales@padma-traders.example.com', primary_phone: '+8801912000201',
+        street_address_one: 'Tejgaon Industrial Area', city: cityOf('Dhaka'), postal_code: '1208',
+        branch: branchIds[0], is_company: true, company_name: 'Padma Traders Ltd.', contact_person: 'Mahmud Chowdhury', customer_credit_limit: '500000.00', is_online: false,
+      })
+    ).id,
+  )
+  const shirin = Number(
+    (
+      await write(registry.vendor, {
+        ...person, first_name: 'Shirin', last_name: 'Begum', username: 'shirin', email: 'shirin@example.com', gender: 'female', primary_phone: '+8801912000202',
+        street_address_one: 'Zindabazar', city: cityOf('Sylhet'), postal_code: '3100', branch: branchIds[2],
+      })
+    ).id,
+  )
+
+  // Goods bought and on hand: products, a purchase from Padma Traders paid in part and confirmed (its
+  // stock, bill and payment posted as "Pay Bill & Confirm" posts them), and an offer from Shirin to review.
+  const products = []
+  for (const name of ['Srimangal Green Tea 500g', 'Clay Tea Cup', 'Jute Shopping Bag', 'Nakshi Kantha Cushion Cover']) products.push(Number((await write(registry.product, { name })).id))
+  const purchase = await write(registry.purchase_final, {
+    vendor: padma,
+    note: 'Opening stock',
+    items: [
+      { product: products[0], quantity: 40, unit_price: '320.00' },
+      { product: products[1], quantity: 120, unit_price: '45.00' },
+      { product: products[2], quantity: 4, unit_price: '150.00' },
+    ],
   })
-  await write(registry.vendor, {
-    ...person, first_name: 'Shirin', last_name: 'Begum', username: 'shirin', email: 'shirin@example.com', gender: 'female', primary_phone: '+8801912000202',
-    street_address_one: 'Zindabazar', city: cityOf('Sylhet'), postal_code: '3100', branch: branchIds[2],
+  const cash = (await sql<{ id: number }>`select id from ledger_account where name = 'Cash' and is_deletable = false`.execute(trx)).rows[0]!.id
+  const purchases = { db: trx, registry: entities, entity: registry.purchase_final, actor: { id: admin, isAdmin: true, permissions: new Set<string>() }, access: 'system' as const, hooks }
+  await runAction(purchases, Number(purchase.id), 'confirm', { paid_amount: '10000.00', ledger: cash }, confirmHandler)
+  await write(registry.purchase_request, {
+    vendor: shirin, first_name: 'Shirin', last_name: 'Begum', email: 'shirin@example.com', contact_no: '+8801912000202', vendor_comment: 'Hand-stitched in Sylhet, ready in two weeks.',
+    purchase_request_items: [
+      { name: 'Nakshi Kantha Cushion Cover', unit_price: '380.00', quantity: 25, description: 'Cotton, 16 × 16 in, assorted colours' },
+      { name: 'Jute Shopping Bag', unit_price: '140.00', quantity: 60 },
+    ],
   })
 
   // The site's content, as an editor writes it: formatted text sanitised and slugs made by the engine.

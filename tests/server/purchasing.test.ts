@@ -148,6 +148,8 @@ describeEachDatabase('purchasing', (t) => {
       purchase = unmatched.body
       expect(purchase).toMatchObject({ status: 'draft', vendor: vendorId, purchase_request: offer.id, total_price: '100.00', payment_status: 'unpaid', invoice_no: expect.stringMatching(/^PF\d{8}00\d+$/) })
       expect(unmatched.body.items).toMatchObject([{ product: tea, quantity: 8, unit_price: '12.50' }])
+      // The contract's purchase_status of a draft purchase: pending.
+      expect(unmatched.body._labels?.purchase_status).toBe('pending')
       const again = await call({ method: 'POST', url: `${finals}/create_from_purchase_request/`, payload: { purchase_request: offer.id } })
       expect(again.status).toBe(409)
       expect(again.body.detail).toContain(purchase.invoice_no)

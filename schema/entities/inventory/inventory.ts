@@ -27,7 +27,7 @@ export const inventory = defineEntity({
     low_stock_threshold: f.integer({ min: 0, max: 1_000_000_000, default: 5 }),
     is_low_stock: f.boolean({ virtual: true, compute: (stock) => Number(stock.quantity ?? 0) <= Number(stock.low_stock_threshold ?? 5), sortable: false }),
   },
-  listColumns: ['product', 'quantity', 'valuation_rate', 'stock_value', 'low_stock_threshold', 'is_low_stock', 'last_movement_date'],
+  listColumns: ['product', 'quantity', 'is_low_stock', 'stock_value', 'valuation_rate', 'low_stock_threshold', 'last_movement_date'],
   filters: ['quantity', 'last_movement_date'],
   // Kept by the stock kernel, but for the threshold.
   routes: { create: false, delete: false, delete_multiple: false },

@@ -40,7 +40,7 @@ export const purchaseFinal = defineEntity({
   route: { area: 'purchasefinal-management', list: 'purchase-final' },
   fields: {
     invoice_no: f.text({ max: 30, readOnly: true, search: true, code: true }),
-    purchase_date: f.date({ initial: 'today' }),
+    purchase_date: f.date({ initial: 'today', label: 'field.date' }),
     vendor: f.ref('vendor', { required: true, search: true }),
     purchase_request: f.ref('purchase_request', { unique: true, readOnly: true }),
     status: f.choice(['draft', 'confirmed', 'cancelled'], { default: 'draft' }),

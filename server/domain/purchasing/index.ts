@@ -17,7 +17,13 @@ export function purchasingModule(): DomainModule {
     name: 'purchasing',
     hooks: {
       purchase_request: statusMirror('purchase_request'),
-      purchase_final: { ...purchaseStatus, ...purchaseHooks },
+      purchase_final: {
+        ...purchaseStatus,
+        async beforeWrite(ctx) {
+          await purchaseHooks.beforeWrite!(ctx)
+          await purchaseStatus.beforeWrite!(ctx)
+        },
+      },
       purchase_payment: paymentHooks,
     },
     actions: { purchase_final: { confirm: confirmHandler, cancel: cancelHandler } },
