@@ -210,6 +210,7 @@ export function checkRegistry(
       problems.push(...viewProblems(byName, e, view))
     }
     problems.push(...sectionProblems(e))
+    for (const related of e.related) problems.push(...relatedProblems(byName, e, related))
     if (e.workflow) problems.push(...workflowProblems(e, e.workflow))
     problems.push(...numberingProblems(byName, e))
     if (e.rowsPerLine) problems.push(...rowsPerLineProblems(byName, e, e.rowsPerLine))
@@ -501,6 +502,21 @@ function viewProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: En
   }
   for (const name of view.columns) if (!e.fields[name]) say(`its column '${name}' is not a field`)
   if (view.nav && !navGroups.some((g) => g.id === view.nav!.group)) say(`nav group '${view.nav.group}' is not a group of schema/navigation.ts`)
+  return problems
+}
+
+/** A related list names an entity with screens, its reference to this one (a filter of its list), and its fields. */
+function relatedProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, related: Entity<string, Fields>['related'][number]): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const say = (message: string) => problems.push({ entity: e.name, message: `related '${related.entity}': ${message}` })
+  const other = byName.get(related.entity)
+  if (!other) return [{ entity: e.name, message: `related '${related.entity}' is not an entity of the registry` }]
+  if (other.isLine) say('a line has no list of its own: show it in its document')
+  const via = other.fields[related.via]
+  if (!via || via.kind !== 'ref' || (via.ref!.target !== e.name && via.ref!.target !== e.parent?.name)) say(`'${related.via}' is not its reference to ${e.name}`)
+  else if (!other.filterFields.includes(related.via)) say(`'${related.via}' is not one of its list filters: its "see all" could not open the list filtered by the record`)
+  for (const name of related.columns ?? []) if (!other.fields[name]) say(`its column '${name}' is not a field`)
+  if (related.size !== undefined && (!Number.isInteger(related.size) || related.size < 1 || related.size > 100)) say('its size is a whole number from 1 to 100')
   return problems
 }
 

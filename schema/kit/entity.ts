@@ -277,6 +277,22 @@ export type ViewConfig<N extends string = string> = {
   readonly label?: string
 }
 
+/**
+ * The rows of another entity that refer to a record, listed under its form, newest first
+ * (ra-core's ReferenceManyField; a Django admin inline, read-only): a product's stock
+ * movements, a purchase's payments. `via` is the other entity's reference to this one, and
+ * one of its list filters: the panel's "see all" opens that list filtered by the record. The
+ * panel is shown to those who may list the other entity; the server judges its rows.
+ */
+export type RelatedSpec = {
+  readonly entity: string
+  readonly via: string
+  /** Its columns (default: the other entity's first list columns, but `via`). */
+  readonly columns?: readonly string[]
+  /** How many rows the panel shows (default 10); "see all" lists the rest. */
+  readonly size?: number
+}
+
 export interface View {
   readonly name: string
   readonly label: string
@@ -384,6 +400,8 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   print?: PrintConfig<FieldName<Merged<P, F>>>
   /** More lists of some of its rows, each with its address and menu entry (see ViewConfig). */
   views?: Readonly<Record<string, ViewConfig<FieldName<Merged<P, F>>>>>
+  /** Other entities' rows that refer to a record, listed under its form (see RelatedSpec). */
+  related?: readonly RelatedSpec[]
   /** Its menu entry; `false` for none. Default: the group `other`. */
   nav?: NavSpec | false
   /** Fields a user may change on their own row (My Profile): for `user`. */
@@ -528,6 +546,7 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly rowsPerLine?: RowsPerLineConfig
   readonly print?: PrintConfig
   readonly views: Readonly<Record<string, View>>
+  readonly related: readonly RelatedSpec[]
   /** Set on the entity as one of its views shows it (`asView`): its list is that view's. */
   readonly listView?: View
   readonly nav: NavSpec | null
@@ -695,6 +714,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
         },
       ]),
     ),
+    related: config.related ?? [],
     posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
     moves: config.moves && { ...config.moves, on: config.moves.on ?? 'create', reverseOn: config.moves.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),

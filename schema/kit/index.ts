@@ -10,7 +10,7 @@ export {
 export type {
   Entity, EntityConfig, AnyField, Fields, Action, InputOf, ValuesOf, AuditColumns, ListByRoute, GenericRoute, RouteMode, Merged,
   Caller, ScopeFilter, Rule, AutoLedger, RuleContext, NavSpec, ActionSpec, EntityAction, RangeKind, FormSection,
-  WorkflowConfig, Workflow, TransitionSpec, Numbering, PostsConfig, MovesConfig, RowsPerLineConfig, RuleFact, PrintConfig, ViewConfig, View,
+  WorkflowConfig, Workflow, TransitionSpec, Numbering, PostsConfig, MovesConfig, RowsPerLineConfig, RuleFact, PrintConfig, ViewConfig, View, RelatedSpec,
 } from './entity'
 export { defineReport, REPORT_AREA, type Report, type ReportConfig } from './report'
 export * as rules from './rules'

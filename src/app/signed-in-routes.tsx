@@ -15,6 +15,7 @@ import { loadNamespaces } from '../i18n'
 import { accountingScreens } from '../modules/accounting/screens'
 import { identityScreens } from '../modules/identity/screens'
 import { membershipScreens } from '../modules/membership/screens'
+import { purchasingScreens } from '../modules/purchasing/screens'
 import { paths } from './paths'
 import { SessionAccess } from './SessionAccess'
 
@@ -29,7 +30,7 @@ import { SessionAccess } from './SessionAccess'
  * The guard (spec §4, §6): a guest, or a user without a role, goes to /login remembering
  * the page; a user without the right for a page goes to `/`.
  */
-const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens }
+const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens, ...purchasingScreens }
 
 const ProjectDashboard = lazyRouteComponent(() => import('../modules/dashboards/ProjectDashboard'), 'ProjectDashboard')
 const ExamplePage = lazyRouteComponent(() => import('../shell/pages/ExamplePage'), 'ExamplePage')

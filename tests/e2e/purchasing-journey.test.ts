@@ -80,6 +80,10 @@ describe('purchasing in the browser', () => {
     // The spec's address of its items opens its form.
     await page.goto(`${server.url}/apps/purchase-management/purchase-request/items/${data.id}/Nasrin`)
     await page.waitForURL((url) => url.pathname.startsWith(`/apps/purchase-management/purchase-request/${data.id}`))
+    // The pictures the vendor sent, under the offer's form.
+    const pictures = page.getByRole('region', { name: 'Item Pictures' })
+    await expect.poll(() => pictures.getByRole('img', { name: 'Jute Shopping Bag 1' }).isVisible()).toBe(true)
+    expect(await pictures.getByRole('img', { name: 'Jute Shopping Bag 1' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
     for (const step of ['Start Processing', 'Submit', 'Verify']) {
       await page.getByRole('button', { name: step, exact: true }).click()
       await expect.poll(() => page.getByRole('button', { name: step, exact: true }).count()).toBe(0)
@@ -104,6 +108,10 @@ describe('purchasing in the browser', () => {
     await dialog.getByRole('button', { name: 'Pay Bill & Confirm', exact: true }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Pay Bill & Confirm', exact: true }).count()).toBe(0)
     await expect.poll(() => page.getByText('Partly Paid', { exact: true }).first().isVisible()).toBe(true)
+    // What was paid against it, under its form.
+    const payments = page.getByRole('region', { name: 'Purchase Payments' })
+    await expect.poll(() => payments.getByRole('row', { name: /PV\d{11}/ }).count()).toBe(1)
+    expect(await payments.getByRole('row', { name: /PV\d{11}/ }).innerText()).toContain('2,000.00')
     await page.screenshot({ path: join(shotsDir, 'purchase-confirmed.png'), fullPage: true })
 
     // The stock: the demo's 4 bags and the 50 bought.
@@ -113,6 +121,13 @@ describe('purchasing in the browser', () => {
     await expect.poll(() => bags.count()).toBe(1)
     await expect.poll(() => bags.innerText()).toMatch(/\b54\b/)
     await page.screenshot({ path: join(shotsDir, 'purchase-stock.png'), fullPage: true })
+    // The product's movement history, on its form: the demo's opening stock and this purchase.
+    await nav.getByRole('link', { name: 'Products', exact: true }).click()
+    await page.getByRole('link', { name: 'Jute Shopping Bag' }).click()
+    const movements = page.getByRole('region', { name: 'Stock Movements' })
+    await expect.poll(() => movements.getByRole('row').count()).toBe(3)
+    expect(await movements.getByRole('row').nth(1).innerText()).toContain(purchase.invoice_no)
+    await page.screenshot({ path: join(shotsDir, 'purchase-product-movements.png'), fullPage: true })
 
     // The vendor's ledger (named by the username the offer gave them): the bill credited, the payment debited.
     await runLedgerReport(page, 'nasrin', /^Nasrin/)

@@ -22,7 +22,7 @@ describeEachDatabase('stock adjustments', (t) => {
     product = made.body.id
   })
 
-  const stock = async () => (await call({ method: 'GET', url: `/inventory/api/v1/inventory/${product}` })).body as { quantity: number; stock_value: string; valuation_rate: string; low_stock_threshold: number; is_low_stock: boolean }
+  const stock = async () => (await call({ method: 'GET', url: `/inventory/api/v1/inventory/${product}` })).body as { quantity: number; stock_value: string; valuation_rate: string; low_stock_alert: number; is_low_stock: boolean }
   const journalOf = async (number: string | null) =>
     number === null
       ? []
@@ -99,14 +99,14 @@ describeEachDatabase('stock adjustments', (t) => {
     await call({ method: 'POST', url: `${base}/cancel/${locked.id}` })
   })
 
-  it('flags a product at or below its low-stock threshold (5 unless staff set another), the only thing staff set on its stock', async () => {
-    expect(await stock()).toMatchObject({ quantity: 10, low_stock_threshold: 5, is_low_stock: false })
-    const set = await call({ method: 'PUT', url: `/inventory/api/v1/inventory/update/${product}`, payload: { low_stock_threshold: 10, quantity: 999 } })
+  it('flags a product at or below its low-stock alert (the product’s, 5 unless set), in its stock row and the stock list', async () => {
+    expect(await stock()).toMatchObject({ quantity: 10, low_stock_alert: 5, is_low_stock: false })
+    const set = await call({ method: 'PUT', url: `/product/api/v1/product/update/${product}`, payload: { low_stock_alert: 10 } })
     expect(set.status, set.raw).toBe(200)
-    expect(await stock()).toMatchObject({ quantity: 10, low_stock_threshold: 10, is_low_stock: true })
-    const listed = await call({ method: 'GET', url: `/inventory/api/v1/inventory/all/?product=${product}` })
-    expect(listed.body.inventories[0]).toMatchObject({ is_low_stock: true })
-    await call({ method: 'PUT', url: `/inventory/api/v1/inventory/update/${product}`, payload: { low_stock_threshold: 5 } })
+    expect(await stock()).toMatchObject({ quantity: 10, low_stock_alert: 10, is_low_stock: true })
+    const listed = await call({ method: 'GET', url: `/inventory/api/v1/inventory/all/` })
+    expect(listed.body.inventories.find((r: { product: { id: number } }) => r.product.id === product)).toMatchObject({ is_low_stock: true, low_stock_alert: 10 })
+    await call({ method: 'PUT', url: `/product/api/v1/product/update/${product}`, payload: { low_stock_alert: 5 } })
   })
 
   it('with 10 on hand, 30 parallel confirms of one unit out confirm exactly 10 and leave 0', async () => {

@@ -48,5 +48,7 @@ export const product = defineEntity({
     { key: 'pricing', label: 'section.pricing', fields: ['unit_price', 'old_price', 'low_stock_alert'] },
     { key: 'flags', label: 'section.flags', fields: ['is_popular', 'is_new_arrival', 'is_under_discount', 'is_verified'] },
   ],
+  // Its movement history (issue 21): the stock ledger's rows of the product, newest first.
+  related: [{ entity: 'stock_ledger', via: 'product', columns: ['movement_date', 'reference_type', 'reference_no', 'quantity', 'unit_cost', 'quantity_after', 'stock_value_after'] }],
   nav: { group: 'e-commerce', icon: 'store', order: 1 },
 })

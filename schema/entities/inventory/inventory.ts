@@ -5,8 +5,8 @@ import { defineEntity, f } from '../../kit'
  * rate and its value, and the day of its last movement — one row per product, whose id is
  * the product's (`inventory/{productId}`). The stock kernel (server/domain/inventory/stock.ts)
  * keeps it in the transaction that writes the stock ledger, under the row's lock; the
- * database refuses a quantity or a value below zero, whoever writes. Staff set only the
- * product's low-stock threshold (default 5); at or below it the product shows as low.
+ * database refuses a quantity or a value below zero, whoever writes. At or below the
+ * product's low-stock alert (default 5) it shows as low.
  */
 export const inventory = defineEntity({
   name: 'inventory',
@@ -23,13 +23,14 @@ export const inventory = defineEntity({
     valuation_rate: f.decimal({ precision: 18, scale: 4, min: '0', enforced: true, default: '0', readOnly: true }),
     stock_value: f.money({ min: '0', enforced: true, default: '0.00', readOnly: true }),
     last_movement_date: f.date({ readOnly: true }),
-    // At or below it the product is low on stock (domain-anchors §2.5, checklist 43): the one thing staff set here.
-    low_stock_threshold: f.integer({ min: 0, max: 1_000_000_000, default: 5 }),
-    is_low_stock: f.boolean({ virtual: true, compute: (stock) => Number(stock.quantity ?? 0) <= Number(stock.low_stock_threshold ?? 5), sortable: false }),
+    // The product's own threshold (its `low_stock_alert`, default 5) and whether what is on hand is at or
+    // below it (domain-anchors §2.5, checklist 43): read with the row (server/domain/inventory, afterRead).
+    low_stock_alert: f.integer({ virtual: true, compute: () => null, sortable: false }),
+    is_low_stock: f.boolean({ virtual: true, compute: () => false, sortable: false }),
   },
-  listColumns: ['product', 'quantity', 'is_low_stock', 'stock_value', 'valuation_rate', 'low_stock_threshold', 'last_movement_date'],
+  listColumns: ['product', 'quantity', 'is_low_stock', 'stock_value', 'valuation_rate', 'low_stock_alert', 'last_movement_date'],
   filters: ['quantity', 'last_movement_date'],
-  // Kept by the stock kernel, but for the threshold.
-  routes: { create: false, delete: false, delete_multiple: false },
+  // Kept by the stock kernel only.
+  routes: { create: false, update: false, delete: false, delete_multiple: false },
   nav: { group: 'inventory', icon: 'inventory', order: 1 },
 })

@@ -86,6 +86,8 @@ export const purchaseFinal = defineEntity({
     amount: 'total_price',
     signatures: ['print.prepared_by', 'print.approved_by'],
   },
+  // What has been paid against it.
+  related: [{ entity: 'purchase_payment', via: 'purchase_final', columns: ['voucher_no', 'payment_date', 'amount', 'ledger'] }],
   // The contract's names of the engine's create and read.
   routeAliases: { create_directly_from_admin_panel: 'create', get_a_purchase_final_with_items: 'read' },
   nav: { group: 'purchasing', icon: 'description', order: 2 },

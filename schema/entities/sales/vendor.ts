@@ -32,6 +32,8 @@ export const vendor = defineEntity({
     { key: 'company', label: 'section.company', fields: ['is_company', 'company_name', 'contact_person', 'branch', 'is_online', 'customer_credit_limit'] },
   ],
   // Beside the customers (the spec's sidebar has no entry for vendors).
+  // What the company bought from them.
+  related: [{ entity: 'purchase_final', via: 'vendor', columns: ['invoice_no', 'purchase_date', 'status', 'total_price', 'paid_amount', 'payment_status'] }],
   nav: { group: 'settings', icon: 'business', order: 1 },
   // Its ledger account under Sundry Creditors, named after the username (api-contract §4.1, §5.1).
   ledger: { group: 'Sundry Creditors', type: 'vendor_ledger', name: 'username' },

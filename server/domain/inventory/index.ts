@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { PURCHASE_STATUSES } from '../../../schema/entities/inventory/purchase-status'
+import type { Executor } from '../../db/types'
 import type { DomainModule } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
@@ -15,6 +16,15 @@ import { moveStock, openStock, reverseStock, standingStock, stockOf } from './st
  * `check_by_product_id/{productId}` → `{in_stock, is_in_stock}`, for any signed-in user (the
  * storefront asks it before an order line; it tells a count, not a cost).
  */
+/** A product's low-stock alert when it gives none (domain-anchors §2.5). */
+export const DEFAULT_LOW_STOCK = 5
+
+async function lowStockAlerts(db: Executor, products: readonly number[]): Promise<Map<number, number>> {
+  if (products.length === 0) return new Map()
+  const found = await sql<{ id: number; alert: number | null }>`select id, low_stock_alert as alert from product where id = any(${[...products]}::bigint[])`.execute(db)
+  return new Map(found.rows.map((r) => [Number(r.id), r.alert === null ? DEFAULT_LOW_STOCK : Number(r.alert)]))
+}
+
 export function inventoryModule(): DomainModule {
   return {
     name: 'inventory',
@@ -31,6 +41,17 @@ export function inventoryModule(): DomainModule {
     stockMoves: { stock_adjustment: adjustmentMoves },
     postings: { stock_adjustment: adjustmentPosting },
     hooks: {
+      // Each stock row with its product's threshold, and whether it is low (checklist 43).
+      inventory: {
+        async afterRead({ db, rows }) {
+          const alerts = await lowStockAlerts(db, rows.map((r) => Number(r.id)))
+          for (const row of rows) {
+            const alert = alerts.get(Number(row.id)) ?? DEFAULT_LOW_STOCK
+            row.low_stock_alert = alert
+            row.is_low_stock = Number(row.quantity ?? 0) <= alert
+          }
+        },
+      },
       product: {
         afterWrite: async ({ trx, action, rowId, registry }) => {
           if (action === 'create' && registry.some((e) => e.name === 'inventory')) await openStock(trx, [rowId])

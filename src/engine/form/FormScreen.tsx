@@ -18,6 +18,7 @@ import { LinesEditor } from './LinesEditor'
 import { ComputedValues } from './ComputedValues'
 import { useFormController } from './useFormController'
 import { requestPrint } from '../print/print-request'
+import { RelatedLists } from './RelatedLists'
 import { FormActions, type FormAction } from './FormActions'
 import { useRecordDelete } from './useRecordDelete'
 import { LazyDeleteDialog } from '../list/LazyDeleteDialog'
@@ -225,6 +226,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
       </form>
 
       {row && extension?.panels?.map((Panel, i) => <Panel key={i} entity={entity} row={row} />)}
+      {row && entity.related.length > 0 && <RelatedLists entity={entity} row={row} />}
       {row && entity.print && (
         <Suspense fallback={null}>
           <PrintDocument entity={entity} row={row} />

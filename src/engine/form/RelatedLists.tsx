@@ -1,0 +1,100 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useTranslation } from 'react-i18next'
+import type { RelatedSpec } from '../../../schema/kit'
+import { useAccess } from '../access-context'
+import { useEntity } from '../entities-context'
+import { fetchList, type AnyEntity, type Row } from '../entity-api'
+import { errorText } from '../errors'
+import { cellValueOf, FieldCell, isNumericCell } from '../list/FieldCell'
+import { entityKeys } from '../queries'
+import { Banner } from '../ui/Banner'
+import { Spinner } from '../ui/PageSpinner'
+
+/**
+ * The registry's `related` lists under a stored record's form (a product's stock movements,
+ * a purchase's payments): the newest rows of the other entity that refer to the record, in
+ * its own cells, and a link to its list filtered by the record for the rest. Shown only to
+ * those who may list that entity; the server judges which rows they see.
+ */
+export function RelatedLists({ entity, row }: { entity: AnyEntity; row: Row }) {
+  return (
+    <>
+      {entity.related.map((spec) => (
+        <RelatedList key={`${spec.entity}.${spec.via}`} spec={spec} row={row} />
+      ))}
+    </>
+  )
+}
+
+const DEFAULT_SIZE = 10
+
+function RelatedList({ spec, row }: { spec: RelatedSpec; row: Row }) {
+  const { t } = useTranslation()
+  const other = useEntity(spec.entity)
+  const access = useAccess()
+  const isAllowed = other !== undefined && access.can(other.permissions.LIST)
+  const size = spec.size ?? DEFAULT_SIZE
+  const filters = { [spec.via]: String(row.id) }
+  const rows = useQuery({
+    // Asked again whenever the record changes: what changed it (a confirmation) may have written related rows (its payment).
+    queryKey: [...entityKeys.all(spec.entity), 'related', spec.via, row.id, size, row.updated_at],
+    queryFn: ({ signal }) => fetchList(other!, { page: 1, size, ordering: '-id', filters }, signal),
+    enabled: isAllowed,
+  })
+  if (!other || !isAllowed) return null
+  const columns = (spec.columns ?? other.listColumns.filter((n) => n !== spec.via).slice(0, 6)).filter((n) => other.fields[n])
+  const headingId = `related-${spec.entity}-${spec.via}`
+  const total = rows.data?.totalElements ?? 0
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900" aria-labelledby={headingId}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-slate-200 px-6 py-4 dark:border-slate-800">
+        <h2 id={headingId} className="text-base font-semibold">
+          {t(`${other.labelKey}.other`)}
+        </h2>
+        {rows.data && total > 0 && (
+          <Link to={other.ui.listPath} search={{ [spec.via]: row.id }} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+            {t('form.related_all', { count: total })}
+          </Link>
+        )}
+      </div>
+      {rows.isPending && (
+        <div className="flex justify-center p-6">
+          <Spinner className="size-5" />
+        </div>
+      )}
+      {rows.isError && (
+        <div className="p-6">
+          <Banner kind="error">{errorText(t, rows.error)}</Banner>
+        </div>
+      )}
+      {rows.data && total === 0 && <p className="px-6 py-4 text-sm text-slate-500 dark:text-slate-400">{t('form.related_none')}</p>}
+      {rows.data && total > 0 && (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="bg-slate-50 text-xs font-medium text-slate-500 uppercase dark:bg-slate-800/60 dark:text-slate-400">
+              <tr>
+                {columns.map((name) => (
+                  <th key={name} scope="col" className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end' : 'text-start'}`}>
+                    {t(other.fieldLabelKey(name))}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {rows.data.rows.map((related) => (
+                <tr key={related.id}>
+                  {columns.map((name) => (
+                    <td key={name} className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end tabular-nums' : ''}`}>
+                      <FieldCell field={other.fields[name]!} value={cellValueOf(other.fields[name]!, related, name)} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,66 @@
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { thumbnailOf } from '../../../schema/kit'
+import { apiRequest } from '../../engine/api'
+import type { AnyEntity, Row } from '../../engine/entity-api'
+import { errorText } from '../../engine/errors'
+import { entityKeys } from '../../engine/queries'
+import { Banner } from '../../engine/ui/Banner'
+import { Spinner } from '../../engine/ui/PageSpinner'
+
+type Item = { id: number; name: string; quantity: number; purchase_request_item_images: Array<{ id: number; image: string }> }
+
+/**
+ * The pictures the vendor sent with each offered item (the contract's
+ * `purchase_request_with_items_images/{id}`), item by item, each opening the picture itself —
+ * what the spec's items page (`purchase-request/items/{purchaseId}`) shows.
+ */
+export function OfferPictures({ entity, row }: { entity: AnyEntity; row: Row }) {
+  const { t } = useTranslation()
+  const items = useQuery({
+    queryKey: [...entityKeys.all(entity.name), 'pictures', row.id],
+    queryFn: async ({ signal }) => {
+      const body = (await apiRequest(`${entity.api.base}/purchase_request_with_items_images/${row.id}`, { signal })) as { purchase_request_items?: Item[] }
+      return body.purchase_request_items ?? []
+    },
+  })
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900" aria-labelledby="offer-pictures">
+      <h2 id="offer-pictures" className="border-b border-slate-200 px-6 py-4 text-base font-semibold dark:border-slate-800">
+        {t('entity.purchase_req_item_image.other')}
+      </h2>
+      {items.isPending && (
+        <div className="flex justify-center p-6">
+          <Spinner className="size-5" />
+        </div>
+      )}
+      {items.isError && (
+        <div className="p-6">
+          <Banner kind="error">{errorText(t, items.error)}</Banner>
+        </div>
+      )}
+      {items.data && (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {items.data.map((item) => (
+            <li key={item.id} className="px-6 py-4">
+              <p className="text-sm font-medium">{item.name}</p>
+              {item.purchase_request_item_images.length === 0 ? (
+                <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('form.related_none')}</p>
+              ) : (
+                <ul className="mt-2 flex flex-wrap gap-2">
+                  {item.purchase_request_item_images.map((picture, i) => (
+                    <li key={picture.id}>
+                      <a href={picture.image} target="_blank" rel="noreferrer" className="block rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500">
+                        <img src={thumbnailOf(picture.image)} alt={`${item.name} ${i + 1}`} className="size-20 rounded-md border border-slate-200 object-cover dark:border-slate-700" loading="lazy" />
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
