@@ -245,6 +245,15 @@ describeEachDatabase('purchasing', (t) => {
     })
   })
 
+  it('numbers purchases made at once without a gap or a repeat', async () => {
+    const made = await Promise.all(
+      Array.from({ length: 20 }, () => call({ method: 'POST', url: `${finals}/create_directly_from_admin_panel/`, payload: { vendor: vendorId, purchase_date: '2026-03-01', items: [{ product: cups, quantity: 1, unit_price: '1' }] } })),
+    )
+    expect(made.map((r) => r.status)).toEqual(Array(20).fill(201))
+    const numbers = made.map((r) => String(r.body.invoice_no)).sort()
+    expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => `PF2026030100${i + 1}`).sort())
+  })
+
   it('limits offers per address', async () => {
     let last: Reply | undefined
     for (let i = 0; i <= OFFER_LIMIT.max; i++) {

@@ -161,7 +161,9 @@ async function referFactually(t: TestApp, entity: AnyEntity, ids: RefIds): Promi
       const target = registry.find((e) => e.name === fact.target)
       const sqlOf = target && factSql(hooks, target, fact.name)
       if (fact.field.includes('.') || entity.fields[fact.field]?.ref?.target !== fact.target || !target || !sqlOf) continue
-      const rows = await sql<{ id: number; fact: unknown }>`select t.id, ${sqlOf('t')} as fact from ${sql.id(rootOf(target).name)} t order by t.id limit 500`.execute(t.db)
+      // The first rows (the seeded ones among them), and the one the sample refers to now, however many rows came after.
+      const current = ids[fact.target] ?? 0
+      const rows = await sql<{ id: number; fact: unknown }>`select t.id, ${sqlOf('t')} as fact from ${sql.id(rootOf(target).name)} t where t.id <= (select coalesce(max(id), 0) from (select id from ${sql.id(rootOf(target).name)} order by id limit 500) f) or t.id = ${current} order by t.id`.execute(t.db)
       const facts = new Map(rows.rows.map((r) => [Number(r.id), r.fact]))
       const holds = (id: number) => rule.check({ [fact.field]: id }, { mode: 'create', input: {}, fact: (name, of, what) => (name === fact.target && what === fact.name ? facts.get(Number(of)) : undefined) })
       if (ids[fact.target] !== undefined && holds(ids[fact.target]!)) continue
