@@ -13,32 +13,19 @@ import { inEveryLook, overflowOf } from './support/looks'
  * Purchasing in real Chromium against a real server (issue 21): a vendor's offer with a
  * picture from the storefront (the contract's multipart form, as a guest — the vendor is
  * registered by it), reviewed on its form (Start Processing, Submit, Verify), made a final
- * purchase, paid in part and confirmed on its form; then the stock list shows the goods and
+ * purchase there (Make Final Purchase), paid in part and confirmed on its form; then the stock list shows the goods and
  * the vendor's ledger the bill and the payment. The purchase's form in every look.
  */
 let server: RunningServer
 let browser: Browser
 let page: Page
-let token = ''
 let purchasePath = ''
 const shotsDir = process.env.SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'purchasing-shots-'))
-
-async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const r = await fetch(`${server.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: token, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  })
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`)
-  return (await r.json()) as T
-}
 
 beforeAll(async () => {
   mkdirSync(shotsDir, { recursive: true })
   server = await startServer()
   browser = await launchBrowser()
-  const login = await fetch(`${server.url}/user/api/v1/user/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'admin123' }) })
-  token = `Bearer ${((await login.json()) as { access: string }).access}`
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
 })
 
@@ -89,14 +76,18 @@ describe('purchasing in the browser', () => {
       await expect.poll(() => page.getByRole('button', { name: step, exact: true }).count()).toBe(0)
     }
     await expect.poll(() => page.getByText('Verified', { exact: true }).first().isVisible()).toBe(true)
+    await page.screenshot({ path: join(shotsDir, 'purchase-request.png'), fullPage: true })
 
-    // The purchase from the offer: the bag is a product of the demo, matched by its name.
-    const purchase = await api<{ id: number; invoice_no: string }>('/purchase_final/api/v1/purchase_final/create_from_purchase_request/', { method: 'POST', body: { purchase_request: data.id } })
-    purchasePath = `/apps/purchasefinal-management/purchase-final/${purchase.id}`
-    await nav.getByRole('link', { name: 'Final Purchases' }).click()
-    await page.waitForURL((url) => url.pathname === '/apps/purchasefinal-management/purchase-final')
-    await page.getByRole('link', { name: purchase.invoice_no }).click()
-    await page.waitForURL((url) => url.pathname.startsWith(purchasePath))
+    // The purchase from the offer (the bag is a product of the demo, matched by its name), shown under the offer.
+    await page.getByRole('button', { name: 'Make Final Purchase', exact: true }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Make Final Purchase', exact: true }).click()
+    const purchases = page.getByRole('region', { name: 'Final Purchases' })
+    const made = purchases.getByRole('link', { name: /^PF\d{11}$/ })
+    await expect.poll(() => made.count()).toBe(1)
+    const purchase = { invoice_no: await made.innerText() }
+    await made.click()
+    await page.waitForURL((url) => /^\/apps\/purchasefinal-management\/purchase-final\/\d+$/.test(url.pathname))
+    purchasePath = new URL(page.url()).pathname
     await page.getByRole('button', { name: 'Pay Bill & Confirm', exact: true }).click()
     const dialog = page.getByRole('dialog')
     await dialog.getByRole('textbox', { name: 'Paid Now' }).fill('2000')
@@ -113,6 +104,14 @@ describe('purchasing in the browser', () => {
     await expect.poll(() => payments.getByRole('row', { name: /PV\d{11}/ }).count()).toBe(1)
     expect(await payments.getByRole('row', { name: /PV\d{11}/ }).innerText()).toContain('2,000.00')
     await page.screenshot({ path: join(shotsDir, 'purchase-confirmed.png'), fullPage: true })
+    // Its invoice, printed through the one print view of every document: who supplied it, its lines, the amount in words.
+    await page.emulateMedia({ media: 'print' })
+    const printed = page.getByTestId('print-document')
+    await expect.poll(() => printed.isVisible()).toBe(true)
+    expect(await printed.getByTestId('print-party').innerText()).toContain('nasrin')
+    await expect.poll(() => printed.getByTestId('print-amount-words').innerText()).toBe('Six thousand taka only')
+    await page.screenshot({ path: join(shotsDir, 'purchase-print.png'), fullPage: true })
+    await page.emulateMedia({ media: 'screen' })
 
     // The stock: the demo's 4 bags and the 50 bought.
     await nav.getByRole('link', { name: 'Stock', exact: true }).click()

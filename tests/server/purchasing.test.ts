@@ -163,10 +163,26 @@ describeEachDatabase('purchasing', (t) => {
       const unknown = await call({ method: 'POST', url: `${finals}/create_from_purchase_request/`, payload: { purchase_request: other.id } })
       expect(unknown.status, unknown.raw).toBe(400)
       expect(unknown.body['items.0.product']).toEqual(['No one product is named “Mystery Herb”: choose the product for this item.'])
+      // The offer's own "Make Final Purchase" says the same, and makes nothing.
+      const asAction = await call({ method: 'POST', url: `${requests}/make_purchase/${other.id}` })
+      expect(asAction.status, asAction.raw).toBe(400)
+      expect(asAction.body['items.0.product']).toEqual(unknown.body['items.0.product'])
       const lines = other.purchase_request_items as Array<{ id: number }>
       const made = await call({ method: 'POST', url: `${finals}/create_from_purchase_request/`, payload: { purchase_request: other.id, items: [{ purchase_req_item: lines[0]!.id, product: cups, unit_price: '10' }, { purchase_req_item: lines[1]!.id, product: cups }] } })
       // Two lines of one product are one line too many: the purchase's own rule.
       expect(made.status, made.raw).toBe(400)
+    })
+
+    it('is made by the offer’s “Make Final Purchase” once it is verified, and only then', async () => {
+      const cupOffer = ok(await sendOffer(offerOf('cups@garden.example', [], { 'items[0][item_name]': 'clay cup', 'items[1][item_name]': 'Garden Tea' })), 201).data
+      expect((await call({ method: 'POST', url: `${requests}/make_purchase/${cupOffer.id}` })).status).toBe(409)
+      for (const step of ['process', 'submit', 'verify']) ok(await call({ method: 'POST', url: `${requests}/${step}/${cupOffer.id}` }))
+      ok(await call({ method: 'POST', url: `${requests}/make_purchase/${cupOffer.id}` }))
+      const made = ok(await call({ method: 'GET', url: `${finals}/all/?purchase_request=${cupOffer.id}` })).purchase_finals
+      expect(made).toHaveLength(1)
+      expect(made[0]).toMatchObject({ status: 'draft', total_price: '160.00' })
+      expect((await call({ method: 'POST', url: `${requests}/make_purchase/${cupOffer.id}` })).status).toBe(409)
+      ok(await call({ method: 'DELETE', url: `${finals}/delete/${made[0].id}` }))
     })
 
     it('is entered directly, its lines changed and removed by the contract’s item routes while a draft', async () => {

@@ -56,6 +56,7 @@ describe('related lists under a form', () => {
     const rows = await within(panel).findAllByRole('row')
     expect(rows.map((r) => r.textContent)).toEqual(['NameQuantity', 'Mangoes12', 'Limes3'])
     expect(within(panel).getByRole('link', { name: 'See all (5)' })).toHaveAttribute('href', `${crateItem.ui.listPath}?crate=4`)
+    expect(within(panel).getByRole('link', { name: 'Mangoes' })).toHaveAttribute('href', `${crateItem.ui.formPath}/9`)
     expect(asked).toHaveLength(1)
     expect(Object.fromEntries(asked[0]!)).toMatchObject({ crate: '4', ordering: '-id', size: '2' })
   })

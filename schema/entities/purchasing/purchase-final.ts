@@ -54,7 +54,7 @@ export const purchaseFinal = defineEntity({
   },
   search: ['invoice_no', 'vendor'],
   listColumns: ['invoice_no', 'purchase_date', 'vendor', 'status', 'total_price', 'paid_amount', 'payment_status', 'bill_no'],
-  filters: ['status', 'payment_status', 'vendor', 'purchase_date'],
+  filters: ['status', 'payment_status', 'vendor', 'purchase_request', 'purchase_date'],
   rules: [rules.distinct('items', 'product', 'validation.duplicate_line')],
   numbering: { field: 'invoice_no', prefix: 'PF', reset: 'day', date: 'purchase_date' },
   workflow: {

@@ -74,6 +74,11 @@ export const purchaseRequest = defineEntity({
       cancel: { from: ['pending', 'processing', 'submitted'], to: 'cancelled', confirm: true, tone: 'danger' },
     },
   },
+  // A verified offer becomes a final purchase once (server/domain/purchasing/from-request.ts), which then shows under it.
+  actions: {
+    make_purchase: { label: 'action.make_purchase', confirm: 'action.make_purchase_question', isAvailable: (r) => r.status === 'verified' },
+  },
+  related: [{ entity: 'purchase_final', via: 'purchase_request', columns: ['invoice_no', 'purchase_date', 'status', 'total_price', 'payment_status'] }],
   print: {
     header: ['invoice_no', 'request_date', 'status'],
     party: { label: 'print.offered_by', of: (r) => [r.first_name, r.last_name].filter(Boolean).join(' ') || (r.email as string | null) || null },

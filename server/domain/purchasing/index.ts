@@ -1,4 +1,5 @@
 import type { DomainModule } from '../../engine/modules'
+import { makePurchaseHandler } from './from-request'
 import { paymentHooks, paymentPosting } from './payments'
 import { billPosting, cancelHandler, confirmHandler, purchaseHooks, purchaseMoves } from './purchases'
 import { registerPurchasingRoutes } from './routes'
@@ -26,7 +27,7 @@ export function purchasingModule(): DomainModule {
       },
       purchase_payment: paymentHooks,
     },
-    actions: { purchase_final: { confirm: confirmHandler, cancel: cancelHandler } },
+    actions: { purchase_final: { confirm: confirmHandler, cancel: cancelHandler }, purchase_request: { make_purchase: makePurchaseHandler } },
     stockMoves: { purchase_final: purchaseMoves },
     postings: { purchase_final: billPosting, purchase_payment: paymentPosting },
     routes: registerPurchasingRoutes,

@@ -1,16 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { lineLinkColumn, type Entity, type Fields, type Message } from '../../../schema/kit'
+import { lineLinkColumn, type Entity, type Fields } from '../../../schema/kit'
 import { rowIdValueOf } from '../../../schema/kit/validators'
-import type { Row, Trx } from '../../db/types'
-import { asSystem, authorize, type EngineCtx } from '../../engine/access'
-import { BusinessError, ConflictError, ValidationError } from '../../engine/errors'
+import type { Row } from '../../db/types'
+import { authorize, type EngineCtx } from '../../engine/access'
+import { BusinessError, ValidationError } from '../../engine/errors'
 import { deleteMessage } from '../../engine/operations/delete'
 import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
-import { createRow, inTransaction, notFound, readRow, updateRow } from '../../engine/service'
+import { inTransaction, notFound, readRow, updateRow } from '../../engine/service'
+import { purchaseFromRequest } from './from-request'
 import { registerVendorOffers } from './vendor-offers'
 
 /**
@@ -93,55 +94,16 @@ export function registerPurchasingRoutes(app: FastifyInstance, deps: ModuleDeps)
     return (found as Row | undefined) ?? null
   }
 
-  /**
-   * A final purchase from a verified offer (checklist 36: once): its lines, each matched to a
-   * product — the one the caller names for it (`items: [{purchase_req_item, product,
-   * quantity?, unit_price?}]`), or the one product of the line's name — at the offered price
-   * unless the caller agrees another. A line with no product is refused, naming it.
-   */
+  /** A final purchase from a verified offer (from-request.ts), under the purchase's CREATE. */
   app.post(`${purchaseBase}/create_from_purchase_request/`, { config: actionConfig(purchase, 'CREATE') }, async (req, reply) => {
     const body = bodyOf(req)
     const ctx = ctxOf(purchase, req)
     authorize(ctx, 'CREATE')
     const requestId = rowIdValueOf(body.purchase_request)
     if (requestId === null) throw new ValidationError({ purchase_request: [{ key: 'validation.required', params: { label: 'entity.purchase_request.one' } }] })
-    const agreed = Array.isArray(body.items) ? (body.items as Line[]) : []
-    if (agreed.length > 200) throw new BusinessError({ key: 'detail.too_many_lines', params: { max: 200 } })
-    const made = await inTransaction(ctx, async (trx) => {
-      const offer = (await sql<{ id: number; status: string; vendor: number | null; invoice_no: string }>`
-        select id, status, vendor, invoice_no from purchase_request where id = ${requestId} for update`.execute(trx)).rows[0]
-      if (!offer) throw notFound(request, requestId)
-      if (offer.status !== 'verified') throw new ConflictError({ key: 'detail.request_not_verified', params: { number: offer.invoice_no, status: `option.${offer.status}` } })
-      const taken = await sql<{ invoice_no: string }>`select invoice_no from purchase_final where purchase_request = ${requestId}`.execute(trx)
-      if (taken.rows[0]) throw new ConflictError({ key: 'detail.request_already_purchased', params: { number: offer.invoice_no, purchase: taken.rows[0].invoice_no } })
-      if (offer.vendor === null) throw new ValidationError({ vendor: [{ key: 'validation.required', params: { label: 'field.vendor' } }] })
-      const lines = (await sql<{ id: number; name: string; unit_price: string; quantity: number }>`
-        select id, name, unit_price::text, quantity from purchase_req_item where ${sql.ref(lineLinkColumn(requestItem))} = ${requestId} order by id`.execute(trx)).rows
-      const errors: Record<string, Message[]> = {}
-      const items = []
-      for (const [i, line] of lines.entries()) {
-        const given = agreed.find((a) => rowIdValueOf(a.purchase_req_item) === line.id) ?? {}
-        const product = rowIdValueOf(given.product) ?? (await productNamed(trx, line.name))
-        if (product === null) {
-          ;(errors[`items.${i}.product`] ??= []).push({ key: 'validation.no_product_named', params: { name: line.name } })
-          continue
-        }
-        items.push({ product, quantity: given.quantity ?? line.quantity, unit_price: given.unit_price ?? line.unit_price })
-      }
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors)
-      const row = await createRow(asSystem(ctx, purchase, trx), { vendor: offer.vendor, purchase_date: body.purchase_date, note: body.note ?? offer.invoice_no, items })
-      // The link is the server's to set (read-only to callers): a request becomes one purchase.
-      await sql`update purchase_final set purchase_request = ${requestId} where id = ${row.id}`.execute(trx)
-      return Number(row.id)
-    })
+    const made = await inTransaction(ctx, (trx) => purchaseFromRequest(trx, ctx, requestId, body))
     return reply.code(201).send(await readRow(ctx, made))
   })
-
-  /** The one product of that name (case aside), if exactly one. */
-  async function productNamed(trx: Trx, name: string): Promise<number | null> {
-    const found = await sql<{ id: number }>`select id from product where lower(name) = lower(${name.trim()}) order by id limit 2`.execute(trx)
-    return found.rows.length === 1 ? Number(found.rows[0]!.id) : null
-  }
 
   // ---------------------------------------------------------------- purchase requests
 

@@ -14,14 +14,15 @@ import { Spinner } from '../ui/PageSpinner'
 /**
  * The registry's `related` lists under a stored record's form (a product's stock movements,
  * a purchase's payments): the newest rows of the other entity that refer to the record, in
- * its own cells, and a link to its list filtered by the record for the rest. Shown only to
+ * its own cells (the first opening the row), and a link to its list filtered by the record
+ * for the rest, asked again with the record. Shown only to
  * those who may list that entity; the server judges which rows they see.
  */
 export function RelatedLists({ entity, row }: { entity: AnyEntity; row: Row }) {
   return (
     <>
       {entity.related.map((spec) => (
-        <RelatedList key={`${spec.entity}.${spec.via}`} spec={spec} row={row} />
+        <RelatedList key={`${spec.entity}.${spec.via}`} entity={entity} spec={spec} row={row} />
       ))}
     </>
   )
@@ -29,7 +30,7 @@ export function RelatedLists({ entity, row }: { entity: AnyEntity; row: Row }) {
 
 const DEFAULT_SIZE = 10
 
-function RelatedList({ spec, row }: { spec: RelatedSpec; row: Row }) {
+function RelatedList({ entity, spec, row }: { entity: AnyEntity; spec: RelatedSpec; row: Row }) {
   const { t } = useTranslation()
   const other = useEntity(spec.entity)
   const access = useAccess()
@@ -37,14 +38,15 @@ function RelatedList({ spec, row }: { spec: RelatedSpec; row: Row }) {
   const size = spec.size ?? DEFAULT_SIZE
   const filters = { [spec.via]: String(row.id) }
   const rows = useQuery({
-    // Asked again whenever the record changes: what changed it (a confirmation) may have written related rows (its payment).
-    queryKey: [...entityKeys.all(spec.entity), 'related', spec.via, row.id, size, row.updated_at],
+    // Under the record's own entity: asked again whenever the record is (a save, an action — a confirmation that wrote its payment).
+    queryKey: [...entityKeys.all(entity.name), 'related', spec.entity, spec.via, row.id, size],
     queryFn: ({ signal }) => fetchList(other!, { page: 1, size, ordering: '-id', filters }, signal),
     enabled: isAllowed,
   })
   if (!other || !isAllowed) return null
   const columns = (spec.columns ?? other.listColumns.filter((n) => n !== spec.via).slice(0, 6)).filter((n) => other.fields[n])
   const headingId = `related-${spec.entity}-${spec.via}`
+  const canOpen = access.can(other.permissions.DETAILS)
   const total = rows.data?.totalElements ?? 0
   return (
     <section className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900" aria-labelledby={headingId}>
@@ -84,11 +86,21 @@ function RelatedList({ spec, row }: { spec: RelatedSpec; row: Row }) {
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {rows.data.rows.map((related) => (
                 <tr key={related.id}>
-                  {columns.map((name) => (
-                    <td key={name} className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end tabular-nums' : ''}`}>
-                      <FieldCell field={other.fields[name]!} value={cellValueOf(other.fields[name]!, related, name)} />
-                    </td>
-                  ))}
+                  {columns.map((name, i) => {
+                    const cell = <FieldCell field={other.fields[name]!} value={cellValueOf(other.fields[name]!, related, name)} />
+                    return (
+                      <td key={name} className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end tabular-nums' : ''}`}>
+                        {/* The first cell opens the row's own form, for those who may read it. */}
+                        {i === 0 && canOpen ? (
+                          <Link to={`${other.ui.formPath}/${related.id}`} className="rounded decoration-indigo-400 underline-offset-2 hover:underline">
+                            {cell}
+                          </Link>
+                        ) : (
+                          cell
+                        )}
+                      </td>
+                    )
+                  })}
                 </tr>
               ))}
             </tbody>
