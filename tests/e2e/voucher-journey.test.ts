@@ -74,7 +74,9 @@ describe('a payment voucher in the browser', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     // Saved, it stays open under its number, ready to print; Save & close goes back to the list.
     await page.waitForURL((url) => /^\/apps\/accounts\/paymentvoucher\/\d+$/.test(url.pathname))
-    await page.getByRole('heading', { name: /^Payment Voucher PV\d{11}$/ }).waitFor()
+    const title = page.getByRole('heading', { name: /^Payment Voucher PV\d{11}$/ })
+    await title.waitFor()
+    const saved = (await title.innerText()).match(/PV\d{11}/)![0]
     // Printed, it is the document alone: the company, the payees, the lines, the amount in words, the signatures.
     await page.emulateMedia({ media: 'print' })
     const printed = page.getByTestId('print-document')
@@ -88,7 +90,8 @@ describe('a payment voucher in the browser', () => {
     await page.getByRole('button', { name: 'Save & close', exact: true }).click()
     await page.waitForURL((url) => url.pathname === '/apps/accounts/paymentvouchers')
 
-    const row = page.getByRole('row', { name: /PV\d{11}/ })
+    // The demo's own payment (its purchase's) is listed too.
+    const row = page.getByRole('row', { name: new RegExp(saved) })
     await expect.poll(() => row.count()).toBe(1)
     const rowText = await row.innerText()
     expect(rowText).toContain('Cash')
@@ -105,7 +108,8 @@ describe('a payment voucher in the browser', () => {
     await expect.poll(() => posted.count()).toBe(1)
     expect(await posted.innerText()).toContain('1,500.25')
     const closing = page.getByRole('row', { name: /Closing balance/ })
-    expect(await closing.innerText()).toContain('-1,500.25')
+    // Cash held what the demo purchase's payment (10,000.00) left, and this one takes 1,500.25 more.
+    expect(await closing.innerText()).toContain('-11,500.25')
     await page.screenshot({ path: join(shotsDir, 'voucher-ledger-report.png'), fullPage: true })
   })
 

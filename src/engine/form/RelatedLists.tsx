@@ -5,11 +5,9 @@ import type { RelatedSpec } from '../../../schema/kit'
 import { useAccess } from '../access-context'
 import { useEntity } from '../entities-context'
 import { fetchList, type AnyEntity, type Row } from '../entity-api'
-import { errorText } from '../errors'
 import { cellValueOf, FieldCell, isNumericCell } from '../list/FieldCell'
 import { entityKeys } from '../queries'
-import { Banner } from '../ui/Banner'
-import { Spinner } from '../ui/PageSpinner'
+import { QueryPanel } from '../ui/QueryPanel'
 
 /**
  * The registry's `related` lists under a stored record's form (a product's stock movements,
@@ -49,64 +47,58 @@ function RelatedList({ entity, spec, row }: { entity: AnyEntity; spec: RelatedSp
   const canOpen = access.can(other.permissions.DETAILS)
   const total = rows.data?.totalElements ?? 0
   return (
-    <section className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900" aria-labelledby={headingId}>
-      <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-slate-200 px-6 py-4 dark:border-slate-800">
-        <h2 id={headingId} className="text-base font-semibold">
-          {t(`${other.labelKey}.other`)}
-        </h2>
-        {rows.data && total > 0 && (
+    <QueryPanel
+      id={headingId}
+      title={t(`${other.labelKey}.other`)}
+      query={rows}
+      aside={
+        rows.data && total > 0 ? (
           <Link to={other.ui.listPath} search={{ [spec.via]: row.id }} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
             {t('form.related_all', { count: total })}
           </Link>
-        )}
-      </div>
-      {rows.isPending && (
-        <div className="flex justify-center p-6">
-          <Spinner className="size-5" />
-        </div>
-      )}
-      {rows.isError && (
-        <div className="p-6">
-          <Banner kind="error">{errorText(t, rows.error)}</Banner>
-        </div>
-      )}
-      {rows.data && total === 0 && <p className="px-6 py-4 text-sm text-slate-500 dark:text-slate-400">{t('form.related_none')}</p>}
-      {rows.data && total > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="bg-slate-50 text-xs font-medium text-slate-500 uppercase dark:bg-slate-800/60 dark:text-slate-400">
-              <tr>
-                {columns.map((name) => (
-                  <th key={name} scope="col" className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end' : 'text-start'}`}>
-                    {t(other.fieldLabelKey(name))}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {rows.data.rows.map((related) => (
-                <tr key={related.id}>
-                  {columns.map((name, i) => {
-                    const cell = <FieldCell field={other.fields[name]!} value={cellValueOf(other.fields[name]!, related, name)} />
-                    return (
-                      <td key={name} className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end tabular-nums' : ''}`}>
-                        {/* The first cell opens the row's own form, for those who may read it. */}
-                        {i === 0 && canOpen ? (
-                          <Link to={`${other.ui.formPath}/${related.id}`} className="rounded decoration-indigo-400 underline-offset-2 hover:underline">
-                            {cell}
-                          </Link>
-                        ) : (
-                          cell
-                        )}
-                      </td>
-                    )
-                  })}
+        ) : undefined
+      }
+    >
+      {(page) =>
+        page.totalElements === 0 ? (
+          <p className="px-6 py-4 text-sm text-slate-500 dark:text-slate-400">{t('form.related_none')}</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm">
+              <thead className="bg-slate-50 text-xs font-medium text-slate-500 uppercase dark:bg-slate-800/60 dark:text-slate-400">
+                <tr>
+                  {columns.map((name) => (
+                    <th key={name} scope="col" className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end' : 'text-start'}`}>
+                      {t(other.fieldLabelKey(name))}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {page.rows.map((related) => (
+                  <tr key={related.id}>
+                    {columns.map((name, i) => {
+                      const cell = <FieldCell field={other.fields[name]!} value={cellValueOf(other.fields[name]!, related, name)} />
+                      return (
+                        <td key={name} className={`px-4 py-2 ${isNumericCell(other.fields[name]!) ? 'text-end tabular-nums' : ''}`}>
+                          {/* The first cell opens the row's own form, for those who may read it. */}
+                          {i === 0 && canOpen ? (
+                            <Link to={`${other.ui.formPath}/${related.id}`} className="rounded decoration-indigo-400 underline-offset-2 hover:underline">
+                              {cell}
+                            </Link>
+                          ) : (
+                            cell
+                          )}
+                        </td>
+                      )
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      }
+    </QueryPanel>
   )
 }

@@ -3,10 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { thumbnailOf } from '../../../schema/kit'
 import { apiRequest } from '../../engine/api'
 import type { AnyEntity, Row } from '../../engine/entity-api'
-import { errorText } from '../../engine/errors'
 import { entityKeys } from '../../engine/queries'
-import { Banner } from '../../engine/ui/Banner'
-import { Spinner } from '../../engine/ui/PageSpinner'
+import { QueryPanel } from '../../engine/ui/QueryPanel'
 
 type Item = { id: number; name: string; quantity: number; purchase_request_item_images: Array<{ id: number; image: string }> }
 
@@ -25,23 +23,10 @@ export function OfferPictures({ entity, row }: { entity: AnyEntity; row: Row }) 
     },
   })
   return (
-    <section className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900" aria-labelledby="offer-pictures">
-      <h2 id="offer-pictures" className="border-b border-slate-200 px-6 py-4 text-base font-semibold dark:border-slate-800">
-        {t('entity.purchase_req_item_image.other')}
-      </h2>
-      {items.isPending && (
-        <div className="flex justify-center p-6">
-          <Spinner className="size-5" />
-        </div>
-      )}
-      {items.isError && (
-        <div className="p-6">
-          <Banner kind="error">{errorText(t, items.error)}</Banner>
-        </div>
-      )}
-      {items.data && (
+    <QueryPanel id="offer-pictures" title={t('entity.purchase_req_item_image.other')} query={items}>
+      {(offered) => (
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-          {items.data.map((item) => (
+          {offered.map((item) => (
             <li key={item.id} className="px-6 py-4">
               <p className="text-sm font-medium">{item.name}</p>
               {item.purchase_request_item_images.length === 0 ? (
@@ -61,6 +46,6 @@ export function OfferPictures({ entity, row }: { entity: AnyEntity; row: Row }) 
           ))}
         </ul>
       )}
-    </section>
+    </QueryPanel>
   )
 }

@@ -2,9 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { useEntity } from '../../../engine/entities-context'
 import { entityKeys } from '../../../engine/queries'
-import { Banner } from '../../../engine/ui/Banner'
-import { Spinner } from '../../../engine/ui/PageSpinner'
-import { errorText } from '../../../engine/errors'
+import { QueryPanel } from '../../../engine/ui/QueryPanel'
 import { useFormat } from '../../../i18n/useFormat'
 import { fetchList, type AnyEntity, type Row } from '../../../engine/entity-api'
 
@@ -34,21 +32,8 @@ export function VoucherPostings({ row }: { entity: AnyEntity; row: Row }) {
   const label = (field: string) => t(accountLog.fieldLabelKey(field))
   const name = (value: unknown) => (value && typeof value === 'object' && 'name' in value ? String(value.name) : '')
   return (
-    <section className="rounded-xl border border-slate-200 bg-white shadow-xs print:hidden dark:border-slate-800 dark:bg-slate-900" aria-labelledby="voucher-postings">
-      <h2 id="voucher-postings" className="border-b border-slate-200 px-6 py-4 text-base font-semibold dark:border-slate-800">
-        {t('accounting.postings')}
-      </h2>
-      {postings.isPending && (
-        <div className="flex justify-center p-6">
-          <Spinner className="size-5" />
-        </div>
-      )}
-      {postings.isError && (
-        <div className="p-6">
-          <Banner kind="error">{errorText(t, postings.error)}</Banner>
-        </div>
-      )}
-      {postings.data && (
+    <QueryPanel id="voucher-postings" title={t('accounting.postings')} query={postings}>
+      {(rows) => (
         <div className="overflow-x-auto">
           <table className="w-full text-sm">
             <thead className="bg-slate-50 text-xs font-medium text-slate-500 uppercase dark:bg-slate-800/60 dark:text-slate-400">
@@ -61,7 +46,7 @@ export function VoucherPostings({ row }: { entity: AnyEntity; row: Row }) {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {postings.data.map((row) => {
+              {rows.map((row) => {
                 const reverses = typeof row.reverses === 'number' ? row.reverses : null
                 return (
                   <tr key={row.id} className={reverses !== null ? 'text-slate-500 dark:text-slate-400' : ''}>
@@ -77,6 +62,6 @@ export function VoucherPostings({ row }: { entity: AnyEntity; row: Row }) {
           </table>
         </div>
       )}
-    </section>
+    </QueryPanel>
   )
 }
