@@ -153,11 +153,13 @@ describeEachDatabase('the stock kernel', (t, kind) => {
     expect(await ledgerRows(db, p)).toHaveLength(11)
   })
 
-  it('keeps on hand the sum of its movements and the value the sum of its changes, never negative, over random receipts, issues and cancels', async () => {
+  it('keeps on hand the sum of its movements and the value the sum of its changes, never negative, over random receipts, issues, counts and cancels', async () => {
     const products = [await newProduct(db), await newProduct(db)]
     const step = fc.oneof(
       fc.record({ op: fc.constant('in' as const), product: fc.nat({ max: 1 }), quantity: fc.integer({ min: 1, max: 50 }), cost: fc.integer({ min: 0, max: 99_999 }) }),
       fc.record({ op: fc.constant('out' as const), product: fc.nat({ max: 1 }), quantity: fc.integer({ min: 1, max: 60 }) }),
+      // A stock count (an adjustment): what differs from what is on hand moves, in or out.
+      fc.record({ op: fc.constant('count' as const), product: fc.nat({ max: 1 }), counted: fc.nat({ max: 80 }) }),
       fc.record({ op: fc.constant('cancel' as const), pick: fc.nat() }),
     )
     const done: StockDocument[] = []
@@ -171,6 +173,10 @@ describeEachDatabase('the stock kernel', (t, kind) => {
             if (done.length === 0) continue
             const target = done[s.pick % done.length]!
             outcome = await attempt(db, (trx) => reverseStock(trx, target))
+          } else if (s.op === 'count') {
+            const document = nextDocument()
+            outcome = await attempt(db, (trx) => moveStock(trx, document, [{ product: products[s.product]!, counted: s.counted }]))
+            if (outcome === undefined) done.push(document)
           } else {
             const document = nextDocument()
             const cents = s.op === 'in' ? s.cost : 0
