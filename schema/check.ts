@@ -421,6 +421,9 @@ function numberingProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, 
     if (!isDateField(moves.date)) problems.push({ entity: e.name, field: moves.date, message: `moves stock dated by '${moves.date}', which is not a date field` })
     if (moves.on !== 'create' && !transitionsOf.includes(moves.on)) problems.push({ entity: e.name, message: `moves stock on '${moves.on}', which is neither 'create' nor a transition of its workflow (${transitionsOf.join(', ') || 'none'})` })
     for (const t of moves.reverseOn) if (!transitionsOf.includes(t)) problems.push({ entity: e.name, message: `moves stock back on '${t}', which is not a transition of its workflow` })
+    // The stock ledger names the document that moved each row by its entity's name: one of its choices, with its label.
+    const named = byName.get('stock_ledger')?.fields.reference_type?.options
+    if (named && !named.includes(e.name)) problems.push({ entity: e.name, message: `moves stock, but the stock ledger does not name it: add '${e.name}' to stockReferenceTypes (schema/entities/inventory/stock-ledger.ts) and its label option.${e.name}` })
   }
   const posts = e.posts
   if (!posts) return problems

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkRegistry, entities } from '../../schema'
+import { stockLedgerOf, stockReferenceTypes } from '../../schema/entities/inventory/stock-ledger'
 import { defineEntity, f } from '../../schema/kit'
 import { buildApp, defaultModules } from '../../server/app'
 import type { DomainModule } from '../../server/engine/modules'
@@ -78,7 +79,9 @@ const goodsModule: DomainModule = {
     stock_count: ({ record }) => (record.items as Line[]).map((l) => ({ product: Number(l.product), counted: Number(l.counted_quantity) })),
   },
 }
-const registered = [...entities, receipt, receiptLine, count, countLine]
+// The stock ledger names these documents too (the registry check refuses a document it does not name).
+const ledger = stockLedgerOf([...stockReferenceTypes, 'goods_receipt', 'stock_count'])
+const registered = [...entities.map((e) => (e.name === 'stock_ledger' ? ledger : e)), receipt, receiptLine, count, countLine]
 const labels = {
   goods_receipt: { one: 'Goods receipt', other: 'Goods receipts' },
   goods_receipt_line: { one: 'Received line', other: 'Received lines' },
@@ -88,11 +91,17 @@ const labels = {
 let undoLabels: () => void
 beforeAll(() => {
   undoLabels = addThrowawayLabels(catalogues)
-  for (const catalogue of Object.values(catalogues)) Object.assign(catalogue.entity as Record<string, unknown>, labels)
+  for (const catalogue of Object.values(catalogues)) {
+    Object.assign(catalogue.entity as Record<string, unknown>, labels)
+    Object.assign(catalogue.option as Record<string, unknown>, { goods_receipt: 'Goods receipt', stock_count: 'Stock count' })
+  }
 })
 afterAll(() => {
   undoLabels()
-  for (const catalogue of Object.values(catalogues)) for (const name of Object.keys(labels)) delete (catalogue.entity as Record<string, unknown>)[name]
+  for (const catalogue of Object.values(catalogues)) {
+    for (const name of Object.keys(labels)) delete (catalogue.entity as Record<string, unknown>)[name]
+    for (const name of ['goods_receipt', 'stock_count']) delete (catalogue.option as Record<string, unknown>)[name]
+  }
 })
 
 describe('the registry check of documents that move stock', () => {
@@ -108,6 +117,11 @@ describe('the registry check of documents that move stock', () => {
       "moves stock on 'confirm', which is neither 'create' nor a transition of its workflow (none)",
       "moves stock back on 'cancel', which is not a transition of its workflow",
     ])
+  })
+
+  it('refuses a document the stock ledger does not name', () => {
+    const unnamed = checkRegistry([...entities, receipt, receiptLine], catalogues).filter((p) => p.entity === 'goods_receipt').map((p) => p.message)
+    expect(unnamed).toEqual(["moves stock, but the stock ledger does not name it: add 'goods_receipt' to stockReferenceTypes (schema/entities/inventory/stock-ledger.ts) and its label option.goods_receipt"])
   })
 
   it('refuses to start while no module keeps the stock or says what a document moves', async () => {
