@@ -141,7 +141,7 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly within?: Readonly<Record<string, string>>
   /** A date that cannot be later than today (a birthday): judged in the browser and on the server. */
   readonly notAfter?: 'today'
-  /** A new form starts the date at today (a voucher's day); the server still requires it sent. */
+  /** A new form starts the date at today (a voucher's day); a required one must still be sent, an optional one left blank is today. */
   readonly initial?: 'today'
   /** A text of a known shape, judged as such (`postal_code`: see `postalCode`). */
   readonly format?: TextFormat
@@ -462,7 +462,8 @@ export function boolean<const O extends Common<boolean>>(o: O = { default: false
 
 /**
  * A calendar day, `YYYY-MM-DD`. `notAfter: 'today'`: a day in the future is refused (a
- * birthday). `initial: 'today'`: a new form starts at the user's today.
+ * birthday). `initial: 'today'`: a new form starts at the user's today, and a record written
+ * without one (an optional date) is given the day it is written.
  */
 export function date<const O extends Common<string> & { notAfter?: 'today'; initial?: 'today' }>(o: O = {} as O) {
   return field<string, O>(o, { kind: 'date', widget: 'date', cell: 'date', sql: { type: 'date' }, notAfter: o.notAfter, initial: o.initial })

@@ -317,8 +317,10 @@ export function validatorOf<V, P extends Presence>(f: Field<V, P>): z.ZodType<P 
     const isPresent = z.custom((v) => v !== undefined, { error: messageOf(field, 'required') })
     validator = z.preprocess((v) => (blank(v) ? undefined : v), isPresent.pipe(base))
   } else {
-    const fallback = field.defaultValue === undefined ? null : field.defaultValue
-    validator = z.preprocess((v) => (blank(v) ? fallback : v), field.defaultValue === undefined ? base.nullable() : base)
+    // A document's day left blank (`initial: 'today'`) is the day it is written, on the server as in the form.
+    const isToday = field.kind === 'date' && field.initial === 'today'
+    const fallback = () => (field.defaultValue !== undefined ? field.defaultValue : isToday ? todayIso() : null)
+    validator = z.preprocess((v) => (blank(v) ? fallback() : v), field.defaultValue === undefined ? base.nullable() : base)
   }
   fieldValidators.set(f, validator)
   return validator as Out
