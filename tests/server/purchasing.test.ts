@@ -102,7 +102,25 @@ describeEachDatabase('purchasing', (t) => {
       expect([await count('purchase_request'), await count('user')]).toEqual([requestsBefore, usersBefore])
     })
 
-    it('takes a signed-in vendor’s offer as theirs, and refuses a signed-in user who is neither vendor nor staff', async () => {
+    it('takes a signed-in vendor’s offer as theirs, and lists their own offers and nobody else’s', async () => {
+      // The vendor the first offer registered signs in once they have set a password (here: set for the test).
+      await sql`update "user" set password = (select password from "user" where email = 'admin@example.com') where id = ${vendorId}`.execute(t.current.db)
+      const login = ok(await call({ method: 'POST', url: '/user/api/v1/user/login/', payload: { email: 'rina@garden.example', password: 'admin123' }, asAnonymous: true }))
+      const own = ok(await call({ method: 'GET', url: `${requests}/get_all_by_vendor/`, headers: { authorization: `Bearer ${login.access}` } }))
+      expect(own.purchase_requests.map((r: { id: number }) => r.id)).toEqual([offer.id])
+      // Signed in, the vendor offers as themselves, whatever e-mail the form carries.
+      const body = offerOf('someone-else@example.com', [])
+      const theirOffer = ok(await call({ method: 'POST', url: `${requests}/create_vendor_purchase_request/`, payload: body.payload, headers: { ...body.headers, authorization: `Bearer ${login.access}` } }), 201)
+      expect(ok(await call({ method: 'GET', url: `${requests}/${theirOffer.data.id}` })).vendor).toBe(vendorId)
+      ok(await call({ method: 'DELETE', url: `${requests}/delete/${theirOffer.data.id}` }))
+      const other = await t.current.createUser({ email: 'nobody@example.com', password: 'nobody-pass-123' })
+      const theirs = ok(await call({ method: 'POST', url: '/user/api/v1/user/login/', payload: { email: 'nobody@example.com', password: 'nobody-pass-123' }, asAnonymous: true }))
+      expect(ok(await call({ method: 'GET', url: `${requests}/get_all_by_vendor/`, headers: { authorization: `Bearer ${theirs.access}` } })).purchase_requests).toEqual([])
+      expect((await call({ method: 'GET', url: `${requests}/get_all_by_vendor/`, asAnonymous: true })).status).toBe(401)
+      expect(other).toBeGreaterThan(0)
+    })
+
+    it('takes staff’s offer for the vendor they name, and refuses a signed-in user who is neither vendor nor staff', async () => {
       const staffOffer = offerOf('ignored@example.com', [], { vendor: String(vendorId) })
       const asStaff = ok(await call({ method: 'POST', url: `${requests}/create_vendor_purchase_request/`, payload: staffOffer.payload, headers: staffOffer.headers }), 201)
       expect(ok(await call({ method: 'GET', url: `${requests}/${asStaff.data.id}` })).vendor).toBe(vendorId)

@@ -3,14 +3,14 @@ import { sql } from 'kysely'
 import { lineLinkColumn, type Entity, type Fields } from '../../../schema/kit'
 import { rowIdValueOf } from '../../../schema/kit/validators'
 import type { Row } from '../../db/types'
-import { authorize, type EngineCtx } from '../../engine/access'
-import { BusinessError, ValidationError } from '../../engine/errors'
+import { asSystem, authorize, type EngineCtx } from '../../engine/access'
+import { BusinessError, UnauthorizedError, ValidationError } from '../../engine/errors'
 import { deleteMessage } from '../../engine/operations/delete'
 import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
-import { inTransaction, notFound, readRow, updateRow } from '../../engine/service'
+import { inTransaction, notFound, readList, readRow, updateRow } from '../../engine/service'
 import { purchaseFromRequest } from './from-request'
 import { registerVendorOffers } from './vendor-offers'
 
@@ -136,6 +136,14 @@ export function registerPurchasingRoutes(app: FastifyInstance, deps: ModuleDeps)
     const itemId = rowIdOf(requestItem, req.params.id)
     await changeLines(req, request, 'purchase_request_items', requestItem, itemId, (lines) => lines.filter((l) => l.id !== itemId))
     return { detail: messageFor(req.headers['accept-language'], deleteMessage(requestItem, itemId, 'deleted')) }
+  })
+
+  // Any signed-in user: the vendor's own offers, newest first (a vendor's id is their user id), as the storefront lists them.
+  app.get(`${requestBase}/get_all_by_vendor/`, async (req) => {
+    const caller = req.principal
+    if (!caller) throw new UnauthorizedError({ key: 'detail.no_credentials' })
+    const { rows } = await readList(asSystem(ctxOf(request, req), request), { filters: [{ field: 'vendor', op: 'equals', value: caller.id }], ordering: '-id' })
+    return { [request.listKey]: rows }
   })
 
   registerVendorOffers(app, deps, { request, picture, vendor })

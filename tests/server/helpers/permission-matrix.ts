@@ -178,6 +178,7 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
           { method: 'GET', url: `${byName('purchase_request').api.base}/get_invoice_by_purchase_request_id/:id`, access: permission('PURCHASE_REQUEST_DETAILS') },
           { method: 'DELETE', url: `/purchase_req_item/api/v1/purchase_req_item/delete/:id`, access: permission('PURCHASE_REQUEST_UPDATE') },
           { method: 'POST', url: `${byName('purchase_request').api.base}/create_vendor_purchase_request/`, access: { kind: 'public' } as const },
+          { method: 'GET', url: `${byName('purchase_request').api.base}/get_all_by_vendor/`, access: { kind: 'signed-in' } as const },
         ]
       : []),
     // The CMS (server/domain/cms): the site's read routes, pictures for a post's body, the blog categories at the contract's base.
