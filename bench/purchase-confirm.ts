@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { postgresBinDir, startPostgres } from '../tests/support/postgres-cluster'
 import { startServer, type RunningServer } from '../tests/support/server-process'
 import { writeSection } from './accounting-results'
+import { signIn } from './load'
 import { figures, type Figures } from './stats'
 
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 300)
@@ -28,11 +29,6 @@ function apiOf(url: string, token: string): Api {
     if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`)
     return (await r.json()) as T
   }
-}
-
-async function signIn(url: string): Promise<string> {
-  const r = await fetch(`${url}/user/api/v1/user/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'admin123' }) })
-  return ((await r.json()) as { access: string }).access
 }
 
 /** `count` drafts, each of LINES products: its own (`shared` false) or the same few for all. */

@@ -1,4 +1,5 @@
 import type { Entity, Fields } from './entity'
+import { multiply, sum, type Amount } from './money'
 
 /**
  * Computed fields (`compute` in the field kit), worked out the same way in the browser's
@@ -29,3 +30,15 @@ export function hasComputed(entity: Entity<string, Fields>, which: 'stored' | 'v
     entity.linesFieldNames.some((n) => hasComputed(entity.fields[n]!.lines!.entity, which))
   )
 }
+
+/** Whether a value was given: not null, undefined or empty text. */
+export const isSet = (v: unknown): boolean => v !== null && v !== undefined && v !== ''
+
+/** A document's lines as a computed value or a module reads them (none when absent). */
+export const linesIn = (record: Readonly<Values>, field: string): ReadonlyArray<Values> => (Array.isArray(record[field]) ? (record[field] as Values[]) : [])
+
+/** A line's total: its unit price times its quantity, to the cent. */
+export const lineTotal = (line: Readonly<Values>, price = 'unit_price', quantity = 'quantity'): string => multiply(line[price] as Amount, line[quantity] as Amount)
+
+/** A document's total: its lines' totals summed (each rounded first, as the lines show them). */
+export const linesTotal = (record: Readonly<Values>, field: string, price = 'unit_price', quantity = 'quantity'): string => sum(linesIn(record, field).map((line) => lineTotal(line, price, quantity)))

@@ -15,7 +15,7 @@ export type {
 export { defineReport, REPORT_AREA, type Report, type ReportConfig } from './report'
 export * as rules from './rules'
 export * as money from './money'
-export { withComputed, hasComputed } from './compute'
+export { withComputed, hasComputed, isSet, linesIn, lineTotal, linesTotal } from './compute'
 export { documentOf, documentFacts, isDocumentShape, type DocumentShape } from './document'
 export { normalizers, type Normalizer } from './normalize'
 export { IMAGE_SIGNATURE_BYTES, rasterImageTypeOf, thumbnailOf, THUMBNAIL_SIZE } from './media'

@@ -1,12 +1,12 @@
 import type { Rule } from './entity'
 import type { ComputeInput } from './fields'
 import { subtract, sum, toMinor, type Amount } from './money'
+import { isSet } from './compute'
 
 /**
  * Rules across fields that recur, for `defineEntity({ rules: [...] })`. Each runs in the
  * browser's form and on the server once the fields themselves are valid.
  */
-const isSet = (v: unknown) => v !== null && v !== undefined && v !== ''
 
 /**
  * `field` must repeat `other` (a password confirmation). A request that leaves `field` out

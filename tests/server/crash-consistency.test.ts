@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { describe, expect, inject, it } from 'vitest'
 import { money } from '../../schema/kit'
 import { connect, pgliteExtensions, type Connection } from '../../server/db/connect'
+import type { Reply } from './helpers/app'
 import { postgresInfo, type DatabaseKind } from './helpers/databases'
 import { startKillableServer, type KillableServer } from './helpers/killable-server'
 
@@ -79,8 +80,8 @@ async function postgresTarget(): Promise<Target> {
   }
 }
 
-// The body is whatever JSON the route answered; each use asserts its shape (as helpers/app.ts's Reply).
-type Answer = { status: number; body: any }
+// The body is whatever JSON the route answered; each use asserts its shape, as for the in-process calls.
+type Answer = Pick<Reply, 'status' | 'body'>
 
 function apiOf(url: string) {
   let token = ''

@@ -1,8 +1,4 @@
-import { defineEntity, f, money, rules } from '../../kit'
-
-type Line = Record<string, unknown>
-const linesOf = (record: Record<string, unknown>) => (Array.isArray(record.items) ? (record.items as Line[]) : [])
-const lineTotal = (line: Line) => money.multiply(line.unit_price as string, line.quantity as number)
+import { defineEntity, f, lineTotal, linesTotal, rules } from '../../kit'
 
 /** A product bought: how many, at what unit cost (api-contract §4.10 PurchaseFinal items). */
 export const purchaseFinalItem = defineEntity({
@@ -14,7 +10,7 @@ export const purchaseFinalItem = defineEntity({
     product: f.ref('product', { required: true }),
     quantity: f.integer({ required: true, min: 1, max: 1_000_000 }),
     unit_price: f.money({ required: true, min: '0' }),
-    total_price: f.money({ compute: lineTotal }),
+    total_price: f.money({ compute: (line) => lineTotal(line) }),
   },
 })
 
@@ -47,7 +43,7 @@ export const purchaseFinal = defineEntity({
     purchase_status: f.ref('purchase_status', { readOnly: true }),
     note: f.text({ max: 500, multiline: true, hideInList: true }),
     items: f.lines(purchaseFinalItem, { min: 1, label: 'field.items', totals: ['total_price'] }),
-    total_price: f.money({ compute: (purchase) => money.sum(linesOf(purchase).map(lineTotal)) }),
+    total_price: f.money({ compute: (purchase) => linesTotal(purchase, 'items') }),
     paid_amount: f.money({ readOnly: true, default: '0.00' }),
     payment_status: f.choice(PAYMENT_STATUSES, { readOnly: true, default: 'unpaid' }),
     bill_no: f.text({ max: 50, readOnly: true, code: true }),

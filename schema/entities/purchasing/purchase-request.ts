@@ -1,7 +1,4 @@
-import { defineEntity, f, money } from '../../kit'
-
-type Line = Record<string, unknown>
-const linesOf = (record: Record<string, unknown>, name: string) => (Array.isArray(record[name]) ? (record[name] as Line[]) : [])
+import { defineEntity, f, lineTotal, linesTotal } from '../../kit'
 
 /** What a vendor offers on one line: a name, a price per unit, how many (api-contract §4.10 PurchaseReqItem). */
 export const purchaseReqItem = defineEntity({
@@ -14,7 +11,7 @@ export const purchaseReqItem = defineEntity({
     unit_price: f.money({ required: true, min: '0' }),
     quantity: f.integer({ required: true, min: 1, max: 1_000_000 }),
     description: f.text({ max: 2000, multiline: true }),
-    total_price: f.money({ compute: (line) => money.multiply(line.unit_price as string, line.quantity as number) }),
+    total_price: f.money({ compute: (line) => lineTotal(line) }),
   },
 })
 
@@ -53,7 +50,7 @@ export const purchaseRequest = defineEntity({
     status: f.choice(REQUEST_STATES, { default: 'pending' }),
     purchase_status: f.ref('purchase_status', { readOnly: true }),
     purchase_request_items: f.lines(purchaseReqItem, { min: 1, label: 'field.items' }),
-    total_price: f.money({ compute: (request) => money.sum(linesOf(request, 'purchase_request_items').map((l) => money.multiply(l.unit_price as string, l.quantity as number))) }),
+    total_price: f.money({ compute: (request) => linesTotal(request, 'purchase_request_items') }),
   },
   search: ['invoice_no', 'first_name', 'last_name', 'email'],
   listColumns: ['invoice_no', 'request_date', 'vendor', 'first_name', 'last_name', 'email', 'contact_no', 'status', 'total_price'],

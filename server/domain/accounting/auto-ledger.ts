@@ -1,6 +1,21 @@
-import type { Entity, Fields } from '../../../schema/kit'
+import { sql } from 'kysely'
+import { storageOf, type Entity, type Fields } from '../../../schema/kit'
 import type { EntityHooks, HookRegistry } from '../../engine/hooks'
-import { ensureLedger } from './ledgers'
+import { ensureLedger, type LedgerDeps } from './ledgers'
+
+/** A record's ledger name: its `ledger.name` field, else the entity and its id. */
+const ledgerName = (entity: Entity<string, Fields>, value: unknown, rowId: number) => (typeof value === 'string' && value.trim() !== '' ? value : `${entity.name} ${rowId}`)
+
+/**
+ * The ledger a record of `entity` has by its registry `ledger` (a vendor's, a member's), got —
+ * or made now, for a record from before its entity had one — as the record's create makes it.
+ */
+export async function ledgerOfRecord(deps: LedgerDeps, entity: Entity<string, Fields>, rowId: number): Promise<number> {
+  const spec = entity.ledger
+  if (!spec) throw new Error(`${entity.name} has no ledger of its own (\`ledger\` of the registry)`)
+  const found = await sql<{ name: unknown }>`select ${sql.ref(spec.name)} as name from ${sql.id(storageOf(entity, spec.name).name)} where id = ${rowId}`.execute(deps.trx)
+  return ensureLedger(deps, { type: spec.type, referenceId: rowId, group: spec.group, name: ledgerName(entity, found.rows[0]?.name, rowId) })
+}
 
 /**
  * Automatic ledgers (api-contract §4.1, §5.1): every registry entity that declares `ledger`
@@ -16,8 +31,7 @@ export function autoLedgerHooks(entities: readonly Entity<string, Fields>[], eng
       const hooks: EntityHooks = {
         async afterWrite({ trx, registry, actor, action, rowId, after }) {
           if (action !== 'create' || !after || !registry.some((e) => e.name === 'ledger_account')) return
-          const name = after[spec.name]
-          await ensureLedger({ trx, registry, actor, hooks: engineHooks() }, { type: spec.type, referenceId: rowId, group: spec.group, name: typeof name === 'string' && name.trim() !== '' ? name : `${entity.name} ${rowId}` })
+          await ensureLedger({ trx, registry, actor, hooks: engineHooks() }, { type: spec.type, referenceId: rowId, group: spec.group, name: ledgerName(entity, after[spec.name], rowId) })
         },
       }
       return [[entity.name, hooks] as const]

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { money } from '../../../schema/kit'
+import { isSet, linesIn, money } from '../../../schema/kit'
 import type { Row } from '../../db/types'
 import { numberDayOf } from '../../engine/numbering'
 import type { PostingOf } from '../../engine/posting'
@@ -13,11 +13,9 @@ import { seededLedger } from '../accounting/ledgers'
  * stock ledger's rows of the document, which the engine writes before it posts — so the
  * general ledger's Stock In Hand always equals the stock's value.
  */
-type Line = Record<string, unknown>
-const isSet = (v: unknown) => v !== null && v !== undefined && v !== ''
 
 export const adjustmentMoves: StockMovesOf = ({ record }) =>
-  ((record.items as Line[] | null) ?? []).map((l) => ({
+  linesIn(record, 'items').map((l) => ({
     product: Number(l.product),
     ...(isSet(l.counted_quantity) ? { counted: Number(l.counted_quantity) } : { quantity: Number(l.quantity) }),
     unitCost: isSet(l.unit_cost) ? String(l.unit_cost) : null,

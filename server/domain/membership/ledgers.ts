@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { ledgerOfRecord } from '../accounting/auto-ledger'
 import { ensureLedger, type LedgerDeps } from '../accounting/ledgers'
 
 /**
@@ -13,11 +14,8 @@ export async function userLedger(deps: LedgerDeps, userId: number): Promise<numb
   return ensureLedger(deps, { type: 'user_ledger', referenceId: userId, group: 'Sundry Creditors', name })
 }
 
-/** A member's ledger (the registry's `ledger` of members, named by their username). */
-export async function memberLedger(deps: LedgerDeps, memberId: number): Promise<number> {
-  const member = await deps.trx.selectFrom('user').select(['username', 'email']).where('id', '=', memberId).executeTakeFirst()
-  return ensureLedger(deps, { type: 'member_ledger', referenceId: memberId, group: 'Sundry Creditors', name: String(member?.username ?? member?.email ?? '') })
-}
+/** A member's ledger (the registry's `ledger` of members, named by their username), made now for one from before. */
+export const memberLedger = (deps: LedgerDeps, memberId: number): Promise<number> => ledgerOfRecord(deps, deps.registry.find((e) => e.name === 'member')!, memberId)
 
 /**
  * The ledger every anonymous gift is credited to: one for all of them (`anonymous_donors`,

@@ -46,9 +46,8 @@ export async function purchaseFromRequest(trx: Trx, purchases: EngineCtx, reques
     items.push({ product, quantity: given.quantity ?? line.quantity, unit_price: given.unit_price ?? line.unit_price })
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
-  const row = await createRow({ ...purchases, db: trx, access: 'system' }, { vendor: offer.vendor, purchase_date: body.purchase_date, note: body.note ?? offer.invoice_no, items })
   // The link is the server's to set (read-only to callers): a request becomes one purchase.
-  await sql`update purchase_final set purchase_request = ${requestId} where id = ${row.id}`.execute(trx)
+  const row = await createRow({ ...purchases, db: trx, access: 'system' }, { vendor: offer.vendor, purchase_request: requestId, purchase_date: body.purchase_date, note: body.note ?? offer.invoice_no, items })
   return Number(row.id)
 }
 

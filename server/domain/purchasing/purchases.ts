@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
-import { money } from '../../../schema/kit'
-import { rowIdValueOf } from '../../../schema/kit/validators'
+import { linesIn, money } from '../../../schema/kit'
 import { ValidationError } from '../../engine/errors'
 import type { EntityHooks } from '../../engine/hooks'
 import { numberDayOf } from '../../engine/numbering'
@@ -19,15 +18,14 @@ import { vendorLedger } from './ledgers'
  * reversed), then the engine undoes the stock — refused while its goods have gone out, which
  * rolls all of it back — and the bill.
  */
-type Line = Record<string, unknown>
-const linesOf = (record: Record<string, unknown>) => (Array.isArray(record.items) ? (record.items as Line[]) : [])
 
 export const purchaseMoves: StockMovesOf = ({ record }) =>
-  linesOf(record).map((l) => ({ product: Number(l.product), quantity: Number(l.quantity), unitCost: String(l.unit_price) }))
+  linesIn(record, 'items').map((l) => ({ product: Number(l.product), quantity: Number(l.quantity), unitCost: String(l.unit_price) }))
 
 /** The payable bill (checklist 37): Dr Stock In Hand for the goods at cost, Cr the vendor's own ledger. */
 export const billPosting: PostingOf = async ({ trx, registry, hooks, actor, record }) => {
-  const total = money.sum(linesOf(record).map((l) => money.multiply(l.unit_price as string, l.quantity as number)))
+  // The purchase's own total (its lines' totals, as stored with it): what its goods came in at.
+  const total = String(record.total_price)
   return {
     date: numberDayOf(record, 'purchase_date'),
     details: typeof record.invoice_no === 'string' ? record.invoice_no : null,
@@ -48,7 +46,6 @@ export const confirmHandler: ActionHandler = async ({ id, row, input, registry, 
   if (money.toMinor(amount) <= 0n) return
   const owed = money.subtract(String(row.total_price), String(row.paid_amount ?? '0'))
   if (money.compare(amount, owed) > 0) throw new ValidationError({ paid_amount: [{ key: 'validation.more_than_owed', params: { owed } }] })
-  if (rowIdValueOf(input.ledger) === null) throw new ValidationError({ ledger: [{ key: 'validation.required', params: { label: 'field.paid_from' } }] })
   const payment = registry.find((e) => e.name === 'purchase_payment')!
   await createRow(engine(payment), { purchase_final: id, amount, ledger: input.ledger, payment_date: numberDayOf(row, 'purchase_date') })
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { defineEntity, f, type Entity, type Fields, type Message } from '../../../schema/kit'
+import { defineEntity, f, isSet, type Entity, type Fields, type Message } from '../../../schema/kit'
 import { rowIdValueOf } from '../../../schema/kit/validators'
 import type { Row } from '../../db/types'
 import { can } from '../../auth/principal'
@@ -65,7 +65,6 @@ function inContractNames(e: unknown): unknown {
   return new ValidationError(renamed)
 }
 
-const isSet = (v: unknown) => v !== null && v !== undefined && v !== ''
 
 export function registerVendorOffers(app: FastifyInstance, deps: ModuleDeps, parts: Parts): void {
   const { request, picture, vendor } = parts
