@@ -392,6 +392,17 @@ function workflowProblems(e: Entity<string, Fields>, workflow: NonNullable<Entit
     }
   }
   for (const state of workflow.states) if (!reached.has(state)) problems.push({ ...at, message: `state '${state}' cannot be reached from '${workflow.initial}' by any transition` })
+  // What a transition sets and what follows the status are the server's: read-only to plain writes, in the entity's own table.
+  const isOwnReadOnly = (name: string) => e.fields[name]?.isReadOnly === true && e.fields[name]?.compute === undefined && e.ownFieldNames.includes(name)
+  for (const t of Object.values(workflow.transitions)) {
+    if (!t.stamp) continue
+    const kind = e.fields[t.stamp]?.kind
+    if ((kind !== 'datetime' && kind !== 'date') || !isOwnReadOnly(t.stamp)) problems.push({ entity: e.name, field: t.stamp, message: `transition '${t.name}' stamps '${t.stamp}', which must be a read-only date-time field of the entity's own (f.datetime({ readOnly: true }))` })
+  }
+  if (workflow.lookup) {
+    const { field: name } = workflow.lookup
+    if (e.fields[name]?.kind !== 'ref' || !isOwnReadOnly(name)) problems.push({ entity: e.name, field: name, message: `the workflow's lookup '${name}' must be a read-only reference of the entity's own (f.ref('<lookup>', { readOnly: true }))` })
+  }
   return problems
 }
 
@@ -422,6 +433,13 @@ function numberingProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, 
     if (moves.on !== 'create' && !transitionsOf.includes(moves.on)) problems.push({ entity: e.name, message: `moves stock on '${moves.on}', which is neither 'create' nor a transition of its workflow (${transitionsOf.join(', ') || 'none'})` })
     for (const t of moves.reverseOn) if (!transitionsOf.includes(t)) problems.push({ entity: e.name, message: `moves stock back on '${t}', which is not a transition of its workflow` })
     // The stock ledger names the document that moved each row by its entity's name: one of its choices, with its label.
+    if (moves.lineCost) {
+      const lines = e.fields[moves.lineCost.lines]
+      const line = lines?.kind === 'lines' ? lines.lines?.entity : undefined
+      const cost = line?.fields[moves.lineCost.field]
+      if (!line) problems.push({ entity: e.name, field: moves.lineCost.lines, message: `moves.lineCost names '${moves.lineCost.lines}', which is not a lines field of the entity` })
+      else if (!cost || cost.kind !== 'decimal' || !cost.isReadOnly) problems.push({ entity: line.name, field: moves.lineCost.field, message: `keeps the unit cost its line moved at in '${moves.lineCost.field}', which must be a read-only decimal field of the line (f.decimal({ scale: 4, readOnly: true }))` })
+    }
     const named = byName.get('stock_ledger')?.fields.reference_type?.options
     if (named && !named.includes(e.name)) problems.push({ entity: e.name, message: `moves stock, but the stock ledger does not name it: add '${e.name}' to stockReferenceTypes (schema/entities/inventory/stock-ledger.ts) and its label option.${e.name}` })
   }

@@ -12,7 +12,9 @@ import { designation } from './entities/org/designation'
 import { customerType } from './entities/sales/customer-type'
 import { customer } from './entities/sales/customer'
 import { vendor } from './entities/sales/vendor'
-import { shippingAddress } from './entities/sales/shipping-address'
+import { billingAddress, shippingAddress } from './entities/sales/shipping-address'
+import { orderStatus } from './entities/orders/order-status'
+import { order, orderPayment, orderRefund } from './entities/orders/order'
 import { user } from './entities/identity/user'
 import { employee } from './entities/identity/employee'
 import { qualification } from './entities/identity/qualification'
@@ -135,6 +137,11 @@ export const registry = {
   cause_content_image: causeContentImage,
   donation,
   cause_donation: causeDonation,
+  orderstatus: orderStatus,
+  order,
+  order_payment: orderPayment,
+  order_refund: orderRefund,
+  billingaddress: billingAddress,
 } as const
 
 export type Registry = typeof registry

@@ -135,7 +135,12 @@ export type ActionSpec = {
  * the status the engine itself makes; a domain module may add a side effect (a posting, a
  * stock move, a mail) that runs in the same transaction.
  */
-export type TransitionSpec = Omit<ActionSpec, 'isAvailable'> & { readonly from: readonly string[]; readonly to: string }
+export type TransitionSpec = Omit<ActionSpec, 'isAvailable'> & {
+  readonly from: readonly string[]
+  readonly to: string
+  /** A date-time field of the entity set to the moment of the move (an order's `delivered_at`): read-only to plain writes. */
+  readonly stamp?: string
+}
 
 /**
  * A status that moves only by its transitions (Frappe Books' docstatus, ERPNext's workflows):
@@ -151,6 +156,13 @@ export type WorkflowConfig<N extends string = string> = {
   readonly editableIn: readonly string[]
   readonly transitions: Readonly<Record<string, TransitionSpec>>
   readonly tones?: Readonly<Record<string, Tone>>
+  /**
+   * A reference of the entity kept pointing at the row of a lookup named as the status (the
+   * contract's `order_status: {id, name}` beside our workflow's `status`): set as the record
+   * is created and at every transition, in the same transaction. `names` maps a state to the
+   * lookup's name where they differ (a final purchase's `draft` is the lookup's `pending`).
+   */
+  readonly lookup?: { readonly field: N; readonly names?: Readonly<Record<string, string>> }
 }
 
 export interface Workflow {
@@ -159,8 +171,10 @@ export interface Workflow {
   /** Every state: the status field's choices. */
   readonly states: readonly string[]
   readonly editableIn: readonly string[]
-  readonly transitions: Readonly<Record<string, { readonly name: string; readonly from: readonly string[]; readonly to: string }>>
+  readonly transitions: Readonly<Record<string, { readonly name: string; readonly from: readonly string[]; readonly to: string; readonly stamp?: string }>>
   readonly tones: Readonly<Record<string, Tone>>
+  /** See WorkflowConfig.lookup: the reference field, and the lookup's name of each state. */
+  readonly lookup?: { readonly field: string; readonly nameOf: (state: string) => string }
 }
 
 /**
@@ -208,13 +222,18 @@ export type PostsConfig<N extends string = string> = {
  * - `on`: `'create'` (the default: moved as written, moved again when a change moves other
  *   stock, undone when deleted) or a transition of its workflow.
  * - `reverseOn`: transitions that undo it (a cancel) — refused while its goods are gone.
- * - `date`: the date field its movements are dated by (default: today).
+ * - `date`: the date field its movements are dated by (default: today). A document moved on a
+ *   transition and changed afterwards (a confirmed order's items) moves again dated the day of
+ *   the change: its first movements may since have been followed by others.
+ * - `lineCost`: a field of its lines that keeps the unit cost each line moved at, as it moved
+ *   (an order line's cost at the moving average it left at: the order's profit reads it).
  */
 export type MovesConfig<N extends string = string> = {
   readonly number: N
   readonly on?: string
   readonly reverseOn?: readonly string[]
   readonly date?: N
+  readonly lineCost?: { readonly lines: N; readonly field: string }
 }
 
 /**
@@ -458,6 +477,14 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * list keys name one entity, these need not.
    */
   alsoListKeys?: readonly string[]
+  /**
+   * More names its whole API also answers under, where the original served one resource from
+   * two apps (`/paymentmethod/api/v1/paymentmethod/…` beside the donation app's
+   * `/payment_method/…`): the same routes, rows and permissions at `/<name>/api/v1/<name>`.
+   * `{ name, except }` leaves out generic routes whose path the other app gives another
+   * meaning (the storefront's `customerorder/create/` adds a line to the customer's cart).
+   */
+  alsoApi?: readonly (string | { readonly name: string; readonly except: readonly GenericRoute[] })[]
   /** More keys its `search/` alone answers under, where the contract's backend slipped (menu items' search under `branches`). */
   searchAlsoKeys?: readonly string[]
   /**
@@ -567,7 +594,11 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
    */
   readonly listTitleKey: string
   readonly fieldLabelKey: (field: string) => string
-  readonly api: { readonly base: string }
+  /**
+   * Where its API answers: `base`, and every base of `bases` (the first is `base`; see
+   * EntityConfig.alsoApi), with the generic routes each leaves to others (`except`).
+   */
+  readonly api: { readonly base: string; readonly bases: readonly string[]; readonly except: Readonly<Record<string, readonly GenericRoute[]>> }
   readonly ui: {
     readonly area: string
     readonly list: string
@@ -596,7 +627,7 @@ const actionOf = (permission: string, name: string, spec: ActionSpec, transition
 /** The workflow as the engine reads it; its states are the status field's choices (unknown ones are the registry check's to report). */
 function workflowOf(config: WorkflowConfig, field: AnyField | undefined): Workflow {
   const states = field?.options ?? []
-  const transitions = Object.fromEntries(Object.entries(config.transitions).map(([name, t]) => [name, { name, from: t.from, to: t.to }]))
+  const transitions = Object.fromEntries(Object.entries(config.transitions).map(([name, t]) => [name, { name, from: t.from, to: t.to, ...(t.stamp ? { stamp: t.stamp } : {}) }]))
   const endings = states.filter((s) => !Object.values(config.transitions).some((t) => t.from.includes(s)))
   const reachedByDanger = new Set(Object.values(config.transitions).filter((t) => t.tone === 'danger').map((t) => t.to))
   const tone = (state: string): Tone => (state === config.initial ? 'gray' : reachedByDanger.has(state) ? 'red' : endings.includes(state) ? 'green' : 'blue')
@@ -607,6 +638,7 @@ function workflowOf(config: WorkflowConfig, field: AnyField | undefined): Workfl
     editableIn: config.editableIn,
     transitions,
     tones: Object.fromEntries(states.map((s) => [s, config.tones?.[s] ?? tone(s)])),
+    ...(config.lookup ? { lookup: { field: config.lookup.field, nameOf: (state: string) => config.lookup!.names?.[state] ?? state } } : {}),
   }
 }
 
@@ -625,6 +657,17 @@ const statusFieldOf = (field: AnyField, workflow: Workflow): AnyField =>
     tones: workflow.tones,
     ...(field.sql ? { sql: { ...field.sql, default: `'${workflow.initial}'` } } : {}),
   }) as AnyField
+
+const apiBaseOf = (name: string) => `/${name}/api/v1/${name}`
+
+function apiOf(name: string, also: NonNullable<EntityConfig<string, Fields>['alsoApi']>): Entity['api'] {
+  const others = also.map((a) => (typeof a === 'string' ? { name: a, except: [] } : a))
+  return {
+    base: apiBaseOf(name),
+    bases: [apiBaseOf(name), ...others.map((a) => apiBaseOf(a.name))],
+    except: Object.fromEntries(others.map((a) => [apiBaseOf(a.name), a.except])),
+  }
+}
 
 export const DEFAULT_NAV_GROUP = 'other'
 
@@ -728,7 +771,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     labelKey: `entity.${config.name}`,
     listTitleKey: (config.nav ? config.nav.label : undefined) ?? `entity.${config.name}.other`,
     fieldLabelKey: labelKeyOf,
-    api: { base: `/${config.name}/api/v1/${config.name}` },
+    api: apiOf(config.name, config.alsoApi ?? []),
     ui: {
       area: route.area,
       list: route.list,

@@ -141,7 +141,14 @@ export function poster(entity: Entity<string, Fields>, deps: Deps) {
     await sync(trx, ctx, after)
   }
 
-  return { isWanted, postingFor, takeNumber, hasMoved, sync, resync, reverse, postsOnCreate: spec.on === 'create' }
+  /** A record posted on a transition and changed since (a confirmed order's items): reposted as it now is, under its number. */
+  async function resyncIfStanding(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, record: Row): Promise<void> {
+    const number = record[spec.number]
+    if (typeof number !== 'string' || number === '' || !(await ledger!.standing(trx, { as: spec.as, number }))) return
+    await sync(trx, ctx, record)
+  }
+
+  return { isWanted, postingFor, takeNumber, hasMoved, sync, resync, resyncIfStanding, reverse, postsOnCreate: spec.on === 'create' }
 }
 
 /**
@@ -175,6 +182,7 @@ export function postingHooks(registry: Registry, deps: Deps): Array<readonly [st
         async afterWrite(ctx) {
           if (ctx.action === 'delete') await p.reverse(ctx.trx, ctx, ctx.before)
           else if (p.postsOnCreate && ctx.after) await p.resync(ctx.trx, ctx, ctx.before, ctx.after)
+          else if (ctx.action === 'update' && ctx.after) await p.resyncIfStanding(ctx.trx, ctx, ctx.after)
         },
         async afterTransition(ctx) {
           const { trx, transition, rowId } = ctx

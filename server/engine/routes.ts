@@ -68,7 +68,6 @@ export function idsOfBody(body: unknown): number[] {
 const say = (req: FastifyRequest, message: Message) => messageFor(req.headers['accept-language'], message)
 
 export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
-  const base = entity.api.base
   // `search/` refuses what it does not know; `all/` applies what it knows (`q`, filters, ranges) and ignores the rest.
   // A list view's filter (`?view=`) holds whatever else is asked.
   const filters = (query: Query, withFilters: boolean) => [...viewFilters(entity, query.view), ...filtersOf(entity, query, { unknown: withFilters ? 'refuse' : 'ignore' })]
@@ -163,70 +162,74 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     },
   }
 
-  const serve = (route: GenericRoute, path: string) => {
-    const { methods } = genericRoutePaths[route]
-    app.route({ method: [...methods], url: `${base}/${path}`, config: actionConfig(entity, routeAction[route], path.includes(':id')), handler: handlers[route] })
-  }
-
-  // Fixed paths first: Fastify prefers static segments anyway, but the order reads as the contract's table.
-  for (const route of ['all', 'search', 'without_pagination'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
-  // An alias of a route of one record takes its id too (`get_a_purchase_final_with_items/{id}`).
-  for (const [alias, route] of Object.entries(entity.routeAliases)) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path.includes(':id') ? `${alias}/:id` : `${alias}/`)
-
-  for (const extra of entity.extraRoutes) {
-    app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: actionConfig(entity, 'LIST') }, async (req) => {
-      const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
-      if (!parsed.success || parsed.data === null) throw new BusinessError({ key: 'detail.lookup_value', params: { field: extra.field, label: entity.fieldLabelKey(extra.field), value: req.params.value } })
-      const { rows } = await readList(requestContext(deps, entity, req), {
-        filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
-        ordering: entity.ordering,
-      })
-      return keyed(rows)
-    })
-  }
-
-  // A document kept one row per line, whole, by the id of any of its rows: what its form edits.
-  if (entity.rowsPerLine) {
-    app.get<{ Params: IdParams }>(`${base}/document/:id`, { config: actionConfig(entity, 'DETAILS') }, async (req) =>
-      readDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id)),
-    )
-  }
-
-  // A gallery's new order, all at once (EntityConfig.gallery).
-  if (entity.gallery) {
-    app.post(`${base}/reorder/`, { config: actionConfig(entity, 'UPDATE') }, async (req) => ({
-      [entity.listKey]: await reorderGallery(requestContext(deps, entity, req), req.body),
-    }))
-  }
-
-  for (const route of ['read', 'create', 'update', 'delete', 'delete_multiple'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
-
-  // What a delete would do, asked before it (the confirmation): `delete_impact/{id}`, or `delete_impact/?ids=1,2,3` for a selection.
-  if (entity.routes.delete !== false || entity.routes.delete_multiple !== false) {
-    const impact = async (req: FastifyRequest, target: number | number[]) => {
-      const answer = await deleteImpact(requestContext(deps, entity, req), target)
-      return { ...answer, ...(answer.detail ? { detail: say(req, answer.detail) } : {}) }
+  // At its base, and at each other base the contract gives the same resource (`alsoApi`).
+  for (const base of entity.api.bases) {
+    const serve = (route: GenericRoute, path: string) => {
+      if (entity.api.except[base]?.includes(route)) return
+      const { methods } = genericRoutePaths[route]
+      app.route({ method: [...methods], url: `${base}/${path}`, config: actionConfig(entity, routeAction[route], path.includes(':id')), handler: handlers[route] })
     }
-    app.get<{ Params: IdParams }>(`${base}/delete_impact/:id`, { config: actionConfig(entity, 'DELETE') }, (req) => impact(req, rowIdOf(entity, req.params.id)))
-    app.get<{ Querystring: { ids?: string | string[] } }>(`${base}/delete_impact/`, { config: actionConfig(entity, 'DELETE') }, (req) => {
-      const raw = [req.query.ids ?? []].flat().flatMap((x) => String(x).split(','))
-      const ids = raw.map((x) => x.trim()).filter((x) => x !== '')
-      if (ids.length === 0 || ids.length > MAX_IDS || ids.some((x) => !isIdText(x))) throw new BusinessError({ key: 'detail.ids_query' })
-      return impact(req, ids.map(Number))
-    })
-  }
 
-  // Custom actions: `POST …/<action>/{id}` and its aliases, with the action's permission.
-  for (const action of Object.values(entity.actions)) {
-    const handler = deps.actions?.get(entity.name)?.[action.name]
-    // A transition moves the status itself; a module's handler only adds a side effect.
-    if (!handler && !action.transition) throw new Error(`The action '${action.name}' of '${entity.name}' has no handler: a domain module must give one (actions: { ${entity.name}: { ${action.name}: … } })`)
-    for (const path of action.paths) {
-      app.post<{ Params: IdParams }>(`${base}/${path}/:id`, { config: { permission: action.permission } }, async (req) => {
-        const body = req.body ?? {}
-        if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
-        return runAction(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), action.name, body as Record<string, unknown>, handler)
+    // Fixed paths first: Fastify prefers static segments anyway, but the order reads as the contract's table.
+    for (const route of ['all', 'search', 'without_pagination'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
+    // An alias of a route of one record takes its id too (`get_a_purchase_final_with_items/{id}`).
+    for (const [alias, route] of Object.entries(entity.routeAliases)) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path.includes(':id') ? `${alias}/:id` : `${alias}/`)
+
+    for (const extra of entity.extraRoutes) {
+      app.get<{ Params: { value: string } }>(`${base}/${extra.path}/:value`, { config: actionConfig(entity, 'LIST') }, async (req) => {
+        const parsed = validatorOf(entity.fields[extra.field]!).safeParse(req.params.value)
+        if (!parsed.success || parsed.data === null) throw new BusinessError({ key: 'detail.lookup_value', params: { field: extra.field, label: entity.fieldLabelKey(extra.field), value: req.params.value } })
+        const { rows } = await readList(requestContext(deps, entity, req), {
+          filters: [{ field: extra.field, op: 'equals', value: parsed.data as string | number }],
+          ordering: entity.ordering,
+        })
+        return keyed(rows)
       })
+    }
+
+    // A document kept one row per line, whole, by the id of any of its rows: what its form edits.
+    if (entity.rowsPerLine) {
+      app.get<{ Params: IdParams }>(`${base}/document/:id`, { config: actionConfig(entity, 'DETAILS') }, async (req) =>
+        readDocument(requestContext(deps, entity, req), rowIdOf(entity, req.params.id)),
+      )
+    }
+
+    // A gallery's new order, all at once (EntityConfig.gallery).
+    if (entity.gallery) {
+      app.post(`${base}/reorder/`, { config: actionConfig(entity, 'UPDATE') }, async (req) => ({
+        [entity.listKey]: await reorderGallery(requestContext(deps, entity, req), req.body),
+      }))
+    }
+
+    for (const route of ['read', 'create', 'update', 'delete', 'delete_multiple'] as const) if (entity.routes[route] === 'generic') serve(route, genericRoutePaths[route].path)
+
+    // What a delete would do, asked before it (the confirmation): `delete_impact/{id}`, or `delete_impact/?ids=1,2,3` for a selection.
+    if (entity.routes.delete !== false || entity.routes.delete_multiple !== false) {
+      const impact = async (req: FastifyRequest, target: number | number[]) => {
+        const answer = await deleteImpact(requestContext(deps, entity, req), target)
+        return { ...answer, ...(answer.detail ? { detail: say(req, answer.detail) } : {}) }
+      }
+      app.get<{ Params: IdParams }>(`${base}/delete_impact/:id`, { config: actionConfig(entity, 'DELETE') }, (req) => impact(req, rowIdOf(entity, req.params.id)))
+      app.get<{ Querystring: { ids?: string | string[] } }>(`${base}/delete_impact/`, { config: actionConfig(entity, 'DELETE') }, (req) => {
+        const raw = [req.query.ids ?? []].flat().flatMap((x) => String(x).split(','))
+        const ids = raw.map((x) => x.trim()).filter((x) => x !== '')
+        if (ids.length === 0 || ids.length > MAX_IDS || ids.some((x) => !isIdText(x))) throw new BusinessError({ key: 'detail.ids_query' })
+        return impact(req, ids.map(Number))
+      })
+    }
+
+    // Custom actions: `POST …/<action>/{id}` and its aliases, with the action's permission.
+    for (const action of Object.values(entity.actions)) {
+      const handler = deps.actions?.get(entity.name)?.[action.name]
+      // A transition moves the status itself; a module's handler only adds a side effect.
+      if (!handler && !action.transition) throw new Error(`The action '${action.name}' of '${entity.name}' has no handler: a domain module must give one (actions: { ${entity.name}: { ${action.name}: … } })`)
+      for (const path of action.paths) {
+        app.post<{ Params: IdParams }>(`${base}/${path}/:id`, { config: { permission: action.permission } }, async (req) => {
+          const body = req.body ?? {}
+          if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
+          return runAction(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), action.name, body as Record<string, unknown>, handler)
+        })
+      }
     }
   }
 }

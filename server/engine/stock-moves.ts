@@ -1,3 +1,5 @@
+import { sql } from 'kysely'
+import { utcDay } from '../../schema/kit/dates'
 import type { Entity, Fields } from '../../schema/kit'
 import type { Row, Trx } from '../db/types'
 import type { Actor, EntityHooks, HookContext, HookRegistry } from './hooks'
@@ -17,7 +19,14 @@ import { numberDayOf } from './numbering'
  * average when it gives none) or out (−, at the moving average), or a count (`counted`: the
  * quantity found, whose difference from what is on hand moves, in or out as above).
  */
-export type StockMovement = { product: number; quantity?: number; counted?: number; unitCost?: string | null }
+export type StockMovement = {
+  product: number
+  quantity?: number
+  counted?: number
+  unitCost?: string | null
+  /** The document's line it is (its row id): where `moves.lineCost` keeps the cost it moved at. */
+  line?: number
+}
 
 /** What the engine gives a module's movement function. */
 export type StockMovesArgs = { trx: Trx; registry: Registry; hooks: HookRegistry | undefined; actor: Actor | null; entity: Entity<string, Fields>; record: Row }
@@ -26,8 +35,11 @@ export type StockMovesOf = (args: StockMovesArgs) => Promise<readonly StockMovem
 
 /** Where the stock is kept, by the module that keeps it. */
 export interface StockKeeper {
-  /** Moves the document's stock (it is `type` the entity's name, `id` its row); a refusal throws and writes nothing. */
-  move(trx: Trx, entry: { type: string; id: number; number: string; date: string; movements: readonly StockMovement[]; actor: Actor | null }): Promise<void>
+  /**
+   * Moves the document's stock (it is `type` the entity's name, `id` its row); a refusal throws
+   * and writes nothing. Answers, for each movement, the unit cost it moved at (null: nothing moved).
+   */
+  move(trx: Trx, entry: { type: string; id: number; number: string; date: string; movements: readonly StockMovement[]; actor: Actor | null }): Promise<ReadonlyArray<string | null>>
   /** Undoes what stands of the document (nothing standing: nothing to do); refused while its goods are gone. */
   reverse(trx: Trx, entry: { type: string; id: number; date: string; actor: Actor | null }): Promise<void>
   /** What stands of the document, as movements of whole units (empty: nothing). */
@@ -53,8 +65,14 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
     return typeof number === 'string' && number !== '' ? number : undefined
   }
 
-  /** Brings what stands of the record to what it moves now: nothing when the same, else undone and moved again. */
-  async function sync(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, id: number, record: Row): Promise<void> {
+  /** The line entity whose rows keep the cost they moved at (`moves.lineCost`). */
+  const costLine = spec.lineCost ? entity.fields[spec.lineCost.lines]?.lines?.entity : undefined
+
+  /**
+   * Brings what stands of the record to what it moves now: nothing when the same, else undone
+   * and moved again — dated `date` (default: the record's date field).
+   */
+  async function sync(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, id: number, record: Row, at?: string): Promise<void> {
     const number = numberOf(record)
     if (!number) return
     // As the module gives them, one per line: a refused one is named by its line's place.
@@ -63,9 +81,22 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
     // A count moves what differs from what is on hand at the time: it is never "the same".
     const isCount = movements.some((m) => m.counted !== undefined)
     if (standing.length > 0 && !isCount && comparable(standing) === comparable(movements)) return
-    const date = numberDayOf(record, spec.date)
+    const date = at ?? numberDayOf(record, spec.date)
     if (standing.length > 0) await stock!.reverse(trx, { type: entity.name, id, date, actor: ctx.actor })
-    if (movements.length > 0) await stock!.move(trx, { type: entity.name, id, number, date, movements, actor: ctx.actor })
+    if (movements.length === 0) return
+    const costs = await stock!.move(trx, { type: entity.name, id, number, date, movements, actor: ctx.actor })
+    if (!costLine) return
+    for (const [i, m] of movements.entries()) {
+      if (m.line !== undefined && costs[i] !== null && costs[i] !== undefined) {
+        await sql`update ${sql.id(costLine.name)} set ${sql.ref(spec.lineCost!.field)} = ${costs[i]}::numeric where id = ${m.line}`.execute(trx)
+      }
+    }
+  }
+
+  /** A record moved on a transition and changed since (a confirmed order's items): its goods move again as it now is, dated today. */
+  async function resyncIfStanding(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, id: number, record: Row): Promise<void> {
+    if ((await stock!.standing(trx, { type: entity.name, id })).length === 0) return
+    await sync(trx, ctx, id, record, utcDay())
   }
 
   async function reverse(trx: Trx, ctx: Pick<HookContext, 'actor'>, id: number, record: Row | null): Promise<void> {
@@ -73,13 +104,14 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
     await stock!.reverse(trx, { type: entity.name, id, date: numberDayOf(record ?? {}, undefined), actor: ctx.actor })
   }
 
-  return { sync, reverse, movesOnCreate: spec.on === 'create' }
+  return { sync, resyncIfStanding, reverse, movesOnCreate: spec.on === 'create' }
 }
 
 /**
  * The engine hooks of every entity that moves stock: moved after the row (and its lines) is
  * written, moved again when a change moves other stock, undone on delete; a workflow's
- * transition moves it (`on`) or undoes it (`reverseOn`).
+ * transition moves it (`on`) or undoes it (`reverseOn`), and a change while what it moved
+ * stands (an order confirmed, still editable) moves it again as it now is.
  */
 export function stockMoveHooks(registry: Registry, deps: Deps): Array<readonly [string, EntityHooks]> {
   return registry
@@ -91,6 +123,7 @@ export function stockMoveHooks(registry: Registry, deps: Deps): Array<readonly [
         async afterWrite(ctx) {
           if (ctx.action === 'delete') await m.reverse(ctx.trx, ctx, ctx.rowId, ctx.before)
           else if (m.movesOnCreate && ctx.after) await m.sync(ctx.trx, ctx, ctx.rowId, ctx.after)
+          else if (ctx.action === 'update' && ctx.after) await m.resyncIfStanding(ctx.trx, ctx, ctx.rowId, ctx.after)
         },
         async afterTransition(ctx) {
           if (spec.reverseOn.includes(ctx.transition)) await m.reverse(ctx.trx, ctx, ctx.rowId, ctx.after)

@@ -56,16 +56,16 @@ describeEachDatabase('chart of accounts', (t) => {
     const ledgers = ((await t.current.call({ method: 'GET', url: `${LEDGER}/without_pagination/all/` })).body.ledger_accounts as Listed[]).filter((l) => l.is_deletable === false)
     const headName = (l: Listed) => l.head_group?.name ?? l.head_primarygroup?.name
     expect(ledgers.map((l) => [l.name, headName(l), l.is_deletable]).sort()).toEqual(
-      [['Bank', 'Bank Accounts'], ['Cash', 'Cash-in-Hand'], ['Profit & Loss A/C', 'Liabilities'], ['Company Purchase', 'Purchase Accounts'], ['Company Sales', 'Sales Accounts'], ['Opening Balance Of Customer', 'Customers'], ['Stock In Hand', 'Stock-in-Hand'], ['Stock Adjustment', 'Indirect Expenses'], ['Cost of Goods Sold', 'Direct Expenses']]
+      [['Bank', 'Bank Accounts'], ['Cash', 'Cash-in-Hand'], ['Profit & Loss A/C', 'Liabilities'], ['Company Purchase', 'Purchase Accounts'], ['Company Sales', 'Sales Accounts'], ['Opening Balance Of Customer', 'Customers'], ['Stock In Hand', 'Stock-in-Hand'], ['Stock Adjustment', 'Indirect Expenses'], ['Cost of Goods Sold', 'Direct Expenses'], ['Shipping Charges', 'Direct Incomes'], ['Output Tax', 'Duties & Taxes']]
         .map(([n, h]) => [n, h, false])
         .sort(),
     )
     expect(SEEDED_GROUPS).toHaveLength(31)
-    expect(SEEDED_LEDGERS).toHaveLength(9)
+    expect(SEEDED_LEDGERS).toHaveLength(11)
     // Every start seeds again: nothing is added twice.
     await t.current.db.transaction().execute((trx) => seedChart(trx))
     expect([await countRows(t.current, 'primary_group'), await countRows(t.current, 'group')]).toEqual([4, 31])
-    expect((await sql<{ n: number }>`select count(*)::int as n from ledger_account where is_deletable = false`.execute(t.current.db)).rows[0]!.n).toBe(9)
+    expect((await sql<{ n: number }>`select count(*)::int as n from ledger_account where is_deletable = false`.execute(t.current.db)).rows[0]!.n).toBe(11)
   })
 
   it('answers the contract list keys and nests a head as {id, name}; primary groups have no create or update', async () => {

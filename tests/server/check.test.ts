@@ -58,3 +58,44 @@ describe('the check without a database', () => {
     await expect(checkApp({ ...registry, modules: [...defaultModules(), ...throwawayApp.modules] })).resolves.toMatchObject({ entities: throwawayEntities.length })
   })
 })
+
+/**
+ * What a workflow's transition stamps (`stamp`) and the lookup it keeps pointing at the status's
+ * row (`lookup`) are the server's alone: the check refuses either on a field a client may write,
+ * or of the wrong kind.
+ */
+describe('the registry check of what a workflow sets', () => {
+  const stage = defineEntity({ name: 'parcel_stage', module: 'test', listKey: 'parcel_stages', route: { area: 'parcelStage-management', list: 'parcelStages' }, fields: { name: f.text({ max: 30, required: true, search: true, unique: true }) } })
+  const parcel = (fields: Record<string, unknown>, workflow: Record<string, unknown>) =>
+    defineEntity({
+      name: 'broken_parcel', module: 'test', listKey: 'broken_parcels', route: { area: 'brokenParcel-management', list: 'brokenParcels' },
+      fields: { name: f.text({ max: 30, required: true, search: true }), status: f.choice(['draft', 'shipped', 'delivered']), ...fields },
+      workflow: { field: 'status', initial: 'draft', editableIn: ['draft'], transitions: { ship: { from: ['draft'], to: 'shipped' }, deliver: { from: ['shipped'], to: 'delivered' } }, ...workflow },
+    } as never)
+  const problemsOf = (e: ReturnType<typeof parcel>) =>
+    checkRegistry([...entities, stage, e]).filter((p) => p.entity === 'broken_parcel' && !p.message.includes('translation')).map((p) => [p.field, p.message])
+  const transitions = (stamps: { ship?: string; deliver?: string }) => ({
+    transitions: { ship: { from: ['draft'], to: 'shipped', stamp: stamps.ship }, deliver: { from: ['shipped'], to: 'delivered', stamp: stamps.deliver } },
+  })
+  const stampProblem = (t: string, field: string) => [field, `transition '${t}' stamps '${field}', which must be a read-only date-time field of the entity's own (f.datetime({ readOnly: true }))`]
+  const lookupProblem = (field: string) => [field, `the workflow's lookup '${field}' must be a read-only reference of the entity's own (f.ref('<lookup>', { readOnly: true }))`]
+
+  it('passes a read-only date-time stamped and a read-only reference to the lookup', () => {
+    const fine = parcel({ delivered_at: f.datetime({ readOnly: true }), stage: f.ref('parcel_stage', { readOnly: true }) }, { ...transitions({ deliver: 'delivered_at' }), lookup: { field: 'stage', names: { draft: 'pending' } } })
+    expect(problemsOf(fine)).toEqual([])
+  })
+
+  it('refuses a stamp on a field a client writes, on a field that is not a date-time, and on no field at all', () => {
+    const broken = parcel({ shipped_at: f.datetime(), delivered_at: f.text({ max: 30, readOnly: true }) }, transitions({ ship: 'shipped_at', deliver: 'delivered_at' }))
+    expect(problemsOf(broken)).toEqual([stampProblem('ship', 'shipped_at'), stampProblem('deliver', 'delivered_at')])
+    expect(problemsOf(parcel({}, transitions({ deliver: 'nowhere_at' })))).toEqual([stampProblem('deliver', 'nowhere_at')])
+    // Worked out by a compute, it is not the transition's to set.
+    expect(problemsOf(parcel({ delivered_at: f.datetime({ readOnly: true, compute: () => null }) }, transitions({ deliver: 'delivered_at' })))).toEqual([stampProblem('deliver', 'delivered_at')])
+  })
+
+  it('refuses a lookup that is not a read-only reference', () => {
+    expect(problemsOf(parcel({ stage: f.ref('parcel_stage') }, { lookup: { field: 'stage' } }))).toEqual([lookupProblem('stage')])
+    expect(problemsOf(parcel({ stage: f.text({ max: 30, readOnly: true }) }, { lookup: { field: 'stage' } }))).toEqual([lookupProblem('stage')])
+    expect(problemsOf(parcel({}, { lookup: { field: 'stage' } }))).toEqual([lookupProblem('stage')])
+  })
+})

@@ -51,18 +51,73 @@ const feeModule: DomainModule = {
     }),
   },
 }
-const withFee = [...throwawayEntities, fee]
-const options = { entities: withFee, reports: throwawayReports, modules: [throwawayStub, stockTransferModule, feeModule] }
+
+/**
+ * An invoice of gadgets that posts a journal when confirmed and stays editable once confirmed:
+ * a change of what it posts reposts it under the same number (what stood reversed).
+ */
+const invoiceLine = defineEntity({
+  name: 'gadget_invoice_line',
+  module: 'test',
+  lineOf: 'gadget_invoice',
+  labelField: 'gadget',
+  fields: {
+    gadget: f.ref('city', { required: true, label: 'field.district' }),
+    quantity: f.integer({ required: true, min: 1, label: 'field.quantity' }),
+    unit_price: f.money({ required: true, min: '0', label: 'field.amount' }),
+  },
+})
+const invoice = defineEntity({
+  name: 'gadget_invoice',
+  module: 'test',
+  listKey: 'gadget_invoices',
+  labelField: 'note',
+  route: { area: 'gadgetInvoice-management', list: 'gadgetInvoices' },
+  fields: {
+    note: f.text({ max: 100, required: true, search: true, label: 'field.details' }),
+    status: f.choice(['draft', 'confirmed', 'cancelled'], { label: 'field.type' }),
+    journal_no: f.text({ max: 50, readOnly: true, code: true, label: 'field.reference_no' }),
+    items: f.lines(invoiceLine, { min: 1, label: 'field.items' }),
+  },
+  posts: { as: 'journal', number: 'journal_no', on: 'confirm', reverseOn: ['cancel'] },
+  workflow: {
+    field: 'status',
+    initial: 'draft',
+    editableIn: ['draft', 'confirmed'],
+    transitions: { confirm: { from: ['draft'], to: 'confirmed' }, cancel: { from: ['draft', 'confirmed'], to: 'cancelled' } },
+  },
+})
+const invoiceTotal = (record: Record<string, unknown>) => money.sum((record.items as Array<Record<string, unknown>>).map((l) => money.multiply(String(l.unit_price), Number(l.quantity))))
+const invoiceModule: DomainModule = {
+  name: 'test-invoice',
+  postings: {
+    gadget_invoice: async ({ trx, record }) =>
+      money.toMinor(invoiceTotal(record)) === 0n
+        ? null
+        : {
+            date: utcDay(),
+            details: `Gadget invoice ${String(record.id)}`,
+            lines: [
+              { ledger: await seededLedger(trx, 'Company Purchase'), debit: invoiceTotal(record) },
+              // A note of `lopsided` makes it post what does not balance: the general ledger refuses it.
+              { ledger: await seededLedger(trx, 'Company Sales'), credit: record.note === 'lopsided' ? money.sum([invoiceTotal(record), '1.00']) : invoiceTotal(record) },
+            ],
+          },
+  },
+}
+
+const withFee = [...throwawayEntities, fee, invoice, invoiceLine]
+const options = { entities: withFee, reports: throwawayReports, modules: [throwawayStub, stockTransferModule, feeModule, invoiceModule] }
 
 let undoLabels: () => void
-const feeLabels = { one: 'Gadget fee', other: 'Gadget fees' }
+const added = { gadget_fee: { one: 'Gadget fee', other: 'Gadget fees' }, gadget_invoice: { one: 'Gadget invoice', other: 'Gadget invoices' }, gadget_invoice_line: { one: 'Gadget invoice line', other: 'Gadget invoice lines' } }
 beforeAll(() => {
   undoLabels = addThrowawayLabels(catalogues)
-  for (const catalogue of Object.values(catalogues)) (catalogue.entity as Record<string, unknown>).gadget_fee = feeLabels
+  for (const catalogue of Object.values(catalogues)) Object.assign(catalogue.entity as Record<string, unknown>, added)
 })
 afterAll(() => {
   undoLabels()
-  for (const catalogue of Object.values(catalogues)) delete (catalogue.entity as Record<string, unknown>).gadget_fee
+  for (const catalogue of Object.values(catalogues)) for (const name of Object.keys(added)) delete (catalogue.entity as Record<string, unknown>)[name]
 })
 
 type LogRow = { ledger: number; debit_amount: string; credit_amount: string; log_type: string; reverses: number | null }
@@ -191,6 +246,86 @@ describeEachDatabase(
 
       const free = await t.current.call({ method: 'POST', url: `${fee.api.base}/create/`, payload: { payer: 'Nobody', amount: '0' } })
       expect(free.body.receipt_no).toBeNull()
+    })
+
+    describe('a document posted on a transition and changed while still editable', () => {
+      const INVOICES = invoice.api.base
+      // The journal voucher under the number: one row per line (the vouchers are kept so).
+      const journalsOf = async (number: string) => (await sql<{ n: number }>`select count(*)::int as n from journal where invoice_no = ${number}`.execute(t.current.db)).rows[0]!.n
+      const make = async (quantity: number) => {
+        const made = await t.current.call({ method: 'POST', url: `${INVOICES}/create/`, payload: { note: 'Gadgets sold', items: [{ gadget: place, quantity, unit_price: '10.00' }] } })
+        expect(made.status, made.raw).toBe(201)
+        return made.body as { id: number; journal_no: string | null; items: Array<{ id: number }> }
+      }
+
+      it('reposts under the same number as the lines now are: what stood reversed, the voucher the new amount', async () => {
+        const [purchase, sales] = [await seededLedger(t.current.db, 'Company Purchase'), await seededLedger(t.current.db, 'Company Sales')]
+        const made = await make(3)
+        // A draft changed posts nothing: nothing of it stands.
+        const drafted = await t.current.call({ method: 'PATCH', url: `${INVOICES}/update/${made.id}`, payload: { items: [{ id: made.items[0]!.id, gadget: place, quantity: 3, unit_price: '10.00' }], note: 'Gadgets sold, soon' } })
+        expect(drafted.status, drafted.raw).toBe(200)
+        expect(drafted.body.journal_no).toBeNull()
+
+        const confirmed = await t.current.call({ method: 'POST', url: `${INVOICES}/confirm/${made.id}` })
+        expect(confirmed.status, confirmed.raw).toBe(200)
+        const journal = confirmed.body.journal_no as string
+        expect(journal).toMatch(new RegExp(`^JO${today}00\\d+$`))
+        expect(await logsOf(journal)).toEqual([
+          { ledger: purchase, debit_amount: '30.00', credit_amount: '0.00', log_type: 'journal', reverses: null },
+          { ledger: sales, debit_amount: '0.00', credit_amount: '30.00', log_type: 'journal', reverses: null },
+        ])
+
+        // Confirmed, still editable: 3 → 5.
+        const changed = await t.current.call({ method: 'PUT', url: `${INVOICES}/update/${made.id}`, payload: { note: 'Gadgets sold, soon', items: [{ id: made.items[0]!.id, gadget: place, quantity: 5, unit_price: '10.00' }] } })
+        expect(changed.status, changed.raw).toBe(200)
+        expect(changed.body).toMatchObject({ status: 'confirmed', journal_no: journal })
+        const rows = await logsOf(journal)
+        expect(rows.map((r) => [r.debit_amount, r.credit_amount, r.reverses === null])).toEqual([
+          ['30.00', '0.00', true],
+          ['0.00', '30.00', true],
+          ['0.00', '30.00', false],
+          ['30.00', '0.00', false],
+          ['50.00', '0.00', true],
+          ['0.00', '50.00', true],
+        ])
+        // The reversal names what it reverses; the new posting is the two lines of 50.00.
+        const ids = (await sql<{ id: number }>`select id from account_log where reference_no = ${journal} order by id`.execute(t.current.db)).rows.map((r) => Number(r.id))
+        expect(rows.slice(2, 4).map((r) => Number(r.reverses)).sort((a, b) => a - b)).toEqual(ids.slice(0, 2))
+        expect(rows.slice(4).map((r) => r.ledger)).toEqual([purchase, sales])
+        expect(money.sum(rows.map((r) => r.debit_amount))).toBe(money.sum(rows.map((r) => r.credit_amount)))
+        // The voucher standing under the number is the new one, and the only one: its two lines.
+        expect(await journalsOf(journal)).toBe(2)
+        const voucher = await t.current.call({ method: 'GET', url: `/journal/api/v1/journal/journal_by_invoice_no/${journal}` })
+        expect(voucher.status, voucher.raw).toBe(200)
+        expect(money.sum(voucher.body.items.map((i: { debit_amount: string }) => i.debit_amount))).toBe('50.00')
+
+        // Nothing it posts changed (its note): nothing reposts.
+        expect((await t.current.call({ method: 'PATCH', url: `${INVOICES}/update/${made.id}`, payload: { note: 'Gadgets sold to Karim' } })).status).toBe(200)
+        expect(await logsOf(journal)).toHaveLength(6)
+
+        // Cancelled: what stands is reversed, and no voucher stands under the number.
+        expect((await t.current.call({ method: 'POST', url: `${INVOICES}/cancel/${made.id}` })).body).toMatchObject({ status: 'cancelled', journal_no: journal })
+        const after = await logsOf(journal)
+        expect(after).toHaveLength(8)
+        expect(money.sum(after.map((r) => r.debit_amount))).toBe(money.sum(after.map((r) => r.credit_amount)))
+        expect(await journalsOf(journal)).toBe(0)
+      })
+
+      it('refuses a change whose new posting the ledger refuses: nothing written — the lines and what stood under the number as they were', async () => {
+        const made = await make(2)
+        const journal = (await t.current.call({ method: 'POST', url: `${INVOICES}/confirm/${made.id}` })).body.journal_no as string
+        const before = await logsOf(journal)
+        expect(before).toHaveLength(2)
+        const refused = await t.current.call({ method: 'PUT', url: `${INVOICES}/update/${made.id}`, payload: { note: 'lopsided', items: [{ id: made.items[0]!.id, gadget: place, quantity: 4, unit_price: '10.00' }] } })
+        expect(refused.status, refused.raw).toBe(400)
+        expect(await logsOf(journal)).toEqual(before)
+        expect(await journalsOf(journal)).toBe(2)
+        expect((await t.current.call({ method: 'GET', url: `${INVOICES}/${made.id}` })).body).toMatchObject({ note: 'Gadgets sold', items: [{ quantity: 2 }] })
+        // The same change, balanced: reposted.
+        const taken = await t.current.call({ method: 'PUT', url: `${INVOICES}/update/${made.id}`, payload: { note: 'Gadgets sold', items: [{ id: made.items[0]!.id, gadget: place, quantity: 4, unit_price: '10.00' }] } })
+        expect(taken.status, taken.raw).toBe(200)
+        expect((await logsOf(journal)).slice(4).map((r) => [r.debit_amount, r.credit_amount])).toEqual([['40.00', '0.00'], ['0.00', '40.00']])
+      })
     })
   },
   options,

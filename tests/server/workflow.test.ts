@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkRegistry, registry } from '../../schema'
 import { defineEntity, f } from '../../schema/kit'
 import { catalogues } from '../../server/i18n'
@@ -152,4 +152,124 @@ describeEachDatabase(
     })
   },
   options,
+)
+
+/**
+ * What a transition sets besides the status (`stamp`: the moment it moved) and a reference kept
+ * pointing at the row of a lookup named as the status (`lookup`, the contract's `{id, name}`
+ * statuses beside the workflow's own): a parcel drafted (the lookup's `pending`), shipped, then
+ * delivered — still editable in each, so a plain update can try to set either itself.
+ */
+const parcelStage = defineEntity({
+  name: 'parcel_stage',
+  module: 'test',
+  listKey: 'parcel_stages',
+  route: { area: 'parcelStage-management', list: 'parcelStages' },
+  fields: { name: f.text({ max: 30, required: true, search: true, unique: true }) },
+})
+const parcel = defineEntity({
+  name: 'parcel',
+  module: 'test',
+  listKey: 'parcels',
+  labelField: 'note',
+  route: { area: 'parcel-management', list: 'parcels' },
+  fields: {
+    note: f.text({ max: 100, required: true, search: true, label: 'field.details' }),
+    status: f.choice(['draft', 'shipped', 'delivered'], { label: 'field.type' }),
+    stage: f.ref('parcel_stage', { readOnly: true, label: 'field.purchase_status' }),
+    delivered_at: f.datetime({ readOnly: true, label: 'field.changed_at' }),
+  },
+  workflow: {
+    field: 'status',
+    initial: 'draft',
+    editableIn: ['draft', 'shipped', 'delivered'],
+    lookup: { field: 'stage', names: { draft: 'pending' } },
+    transitions: {
+      ship: { from: ['draft'], to: 'shipped' },
+      deliver: { from: ['shipped'], to: 'delivered', stamp: 'delivered_at' },
+    },
+  },
+})
+const parcelLabels = { entity: { parcel: { one: 'Parcel', other: 'Parcels' }, parcel_stage: { one: 'Parcel stage', other: 'Parcel stages' } }, option: { shipped: 'Shipped', delivered: 'Delivered' }, action: { ship: 'Ship', deliver: 'Deliver' } }
+beforeAll(() => {
+  for (const catalogue of Object.values(catalogues)) for (const [section, values] of Object.entries(parcelLabels)) Object.assign(catalogue[section] as Record<string, unknown>, values)
+})
+afterAll(() => {
+  for (const catalogue of Object.values(catalogues)) for (const [section, values] of Object.entries(parcelLabels)) for (const key of Object.keys(values)) delete (catalogue[section] as Record<string, unknown>)[key]
+})
+
+describeEachDatabase(
+  'a workflow’s stamp and lookup on the engine',
+  (t) => {
+    const PARCELS = parcel.api.base
+    let stages: Record<string, number>
+    beforeAll(async () => {
+      // `pending` is the draft's row (through `names`); `draft` is a decoy the mapping must not pick.
+      const made = await sql<{ id: number; name: string }>`insert into parcel_stage (name) values ('draft'), ('pending'), ('shipped'), ('delivered') returning id, name`.execute(t.current.db)
+      stages = Object.fromEntries(made.rows.map((r) => [r.name, Number(r.id)]))
+    })
+    const stored = async (id: number) =>
+      (await sql<{ status: string; stage: number | null; delivered_at: Date | null }>`select status, stage, delivered_at from parcel where id = ${id}`.execute(t.current.db)).rows[0]!
+    const send = async () => {
+      const r = await t.current.call({ method: 'POST', url: `${PARCELS}/create/`, payload: { note: 'A box of gadgets', stage: stages.delivered, delivered_at: '2001-01-01T00:00:00Z' } })
+      expect(r.status, r.raw).toBe(201)
+      return r.body as { id: number; status: string; stage: unknown; delivered_at: string | null }
+    }
+    const stageOf = (v: unknown) => (v !== null && typeof v === 'object' ? Number((v as { id: number }).id) : v === null ? null : Number(v))
+
+    it('stamps the moment of its transition on a read-only date-time, which no plain write sets or changes', async () => {
+      const started = Date.now()
+      const made = await send()
+      expect(made.delivered_at).toBeNull()
+      // Sent on an update before the transition: still nothing.
+      const early = await t.current.call({ method: 'PATCH', url: `${PARCELS}/update/${made.id}`, payload: { delivered_at: '2001-01-01T00:00:00Z' } })
+      expect(early.status, early.raw).toBe(200)
+      expect(early.body.delivered_at).toBeNull()
+      const shipped = await t.current.call({ method: 'POST', url: `${PARCELS}/ship/${made.id}` })
+      expect(shipped.status, shipped.raw).toBe(200)
+      // Only the transition that stamps sets it.
+      expect(shipped.body.delivered_at).toBeNull()
+      expect((await stored(made.id)).delivered_at).toBeNull()
+
+      const delivered = await t.current.call({ method: 'POST', url: `${PARCELS}/deliver/${made.id}` })
+      expect(delivered.status, delivered.raw).toBe(200)
+      expect(delivered.body.status).toBe('delivered')
+      const at = Date.parse(delivered.body.delivered_at)
+      expect(Number.isNaN(at)).toBe(false)
+      expect(at).toBeGreaterThanOrEqual(started - 60_000)
+      expect(at).toBeLessThanOrEqual(Date.now() + 60_000)
+      const stamped = (await stored(made.id)).delivered_at
+      expect(stamped).not.toBeNull()
+      expect(new Date(stamped!).getTime()).toBe(at)
+
+      // Still editable, but the stamp is the server's: a plain update leaves it as it was.
+      const moved = await t.current.call({ method: 'PUT', url: `${PARCELS}/update/${made.id}`, payload: { note: 'Delivered at the door', delivered_at: '2001-01-01T00:00:00Z' } })
+      expect(moved.status, moved.raw).toBe(200)
+      expect(moved.body.note).toBe('Delivered at the door')
+      expect(Date.parse(moved.body.delivered_at)).toBe(at)
+      expect(new Date((await stored(made.id)).delivered_at!).getTime()).toBe(at)
+    })
+
+    it('points the lookup at the row named as the status: as created (through `names`), and at every transition', async () => {
+      const made = await send()
+      // The client's `stage` is ignored: the draft's row is the lookup's `pending`, not its `draft`.
+      expect(stageOf(made.stage)).toBe(stages.pending)
+      expect((await stored(made.id)).stage).toBe(stages.pending)
+      // A plain update cannot move it.
+      const update = await t.current.call({ method: 'PATCH', url: `${PARCELS}/update/${made.id}`, payload: { stage: stages.delivered } })
+      expect(update.status, update.raw).toBe(200)
+      expect((await stored(made.id)).stage).toBe(stages.pending)
+
+      const shipped = await t.current.call({ method: 'POST', url: `${PARCELS}/ship/${made.id}` })
+      expect(shipped.status, shipped.raw).toBe(200)
+      expect(stageOf(shipped.body.stage)).toBe(stages.shipped)
+      expect(await stored(made.id)).toMatchObject({ status: 'shipped', stage: stages.shipped })
+      const delivered = await t.current.call({ method: 'POST', url: `${PARCELS}/deliver/${made.id}` })
+      expect(stageOf(delivered.body.stage)).toBe(stages.delivered)
+      expect(await stored(made.id)).toMatchObject({ status: 'delivered', stage: stages.delivered })
+      const read = await t.current.call({ method: 'GET', url: `${PARCELS}/${made.id}` })
+      expect(stageOf(read.body.stage)).toBe(stages.delivered)
+    })
+  },
+  { ...options, entities: [...throwawayEntities, parcelStage, parcel] },
 )

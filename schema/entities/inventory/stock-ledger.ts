@@ -5,7 +5,7 @@ import { defineEntity, f } from '../../kit'
  * (the engine writes its entity's name here) adds its name, and an `option.<name>` label; the
  * registry check refuses one that is not here.
  */
-export const stockReferenceTypes = ['stock_adjustment', 'purchase_final', 'customer_order'] as const
+export const stockReferenceTypes = ['stock_adjustment', 'purchase_final', 'order'] as const
 
 /**
  * The stock ledger (domain-anchors §2.2, checklist 39): one row per movement of a product —

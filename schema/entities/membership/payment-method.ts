@@ -1,4 +1,5 @@
-import { defineEntity, f, type Rule } from '../../kit'
+import { defineEntity, f } from '../../kit'
+import { cashOrBankLedger } from '../accounting/cash-or-bank'
 
 /**
  * How a donation is paid (api-contract §4.5, the donation app's `/payment_method/`): names in
@@ -11,14 +12,7 @@ import { defineEntity, f, type Rule } from '../../kit'
  * Cash. A client that names none (the contract's body has no such field) gets one from the
  * server: Cash for cash, else the method's own ledger under Bank Accounts ("Bkash Account").
  */
-const cashOrBank: Rule = {
-  field: 'ledger',
-  message: 'validation.cash_bank_ledger',
-  fields: ['ledger'],
-  facts: [{ field: 'ledger', target: 'ledger_account', name: 'is_cash_bank' }],
-  // Not known (a form that has not read the ledger): the server, which knows it, decides.
-  check: (values, context) => values.ledger === null || values.ledger === undefined || context.fact?.('ledger_account', values.ledger, 'is_cash_bank') !== false,
-}
+const cashOrBank = cashOrBankLedger('ledger', 'validation.cash_bank_ledger')
 
 export const paymentMethod = defineEntity({
   name: 'payment_method',
@@ -34,5 +28,7 @@ export const paymentMethod = defineEntity({
   },
   rules: [cashOrBank],
   alsoListKeys: ['payment_methods'],
+  // The shop's orders are paid by the same methods: its `/paymentmethod/api/v1/paymentmethod/…` (api-contract §4.9).
+  alsoApi: ['paymentmethod'],
   nav: { group: 'membership', icon: 'payments', order: 9 },
 })

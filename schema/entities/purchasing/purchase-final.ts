@@ -1,4 +1,5 @@
 import { defineEntity, f, lineTotal, linesTotal, rules } from '../../kit'
+import { cashOrBankLedger } from '../accounting/cash-or-bank'
 
 /** A product bought: how many, at what unit cost (api-contract §4.10 PurchaseFinal items). */
 export const purchaseFinalItem = defineEntity({
@@ -57,6 +58,8 @@ export const purchaseFinal = defineEntity({
     field: 'status',
     initial: 'draft',
     editableIn: ['draft'],
+    // The contract's `purchase_status`: a draft is `pending`, a confirmed purchase `verified`.
+    lookup: { field: 'purchase_status', names: { draft: 'pending', confirmed: 'verified' } },
     transitions: {
       confirm: {
         from: ['draft'],
@@ -112,15 +115,7 @@ export const purchasePayment = defineEntity({
   search: ['voucher_no', 'purchase_final'],
   listColumns: ['voucher_no', 'payment_date', 'purchase_final', 'amount', 'ledger'],
   filters: ['purchase_final', 'payment_date'],
-  rules: [
-    {
-      field: 'ledger',
-      message: 'validation.cash_or_bank',
-      fields: ['ledger'],
-      facts: [{ field: 'ledger', target: 'ledger_account', name: 'is_cash_bank' }],
-      check: (v, context) => v.ledger === null || v.ledger === undefined || context.fact?.('ledger_account', v.ledger, 'is_cash_bank') !== false,
-    },
-  ],
+  rules: [cashOrBankLedger('ledger', 'validation.cash_or_bank')],
   posts: { as: 'payment_voucher', number: 'voucher_no', date: 'payment_date' },
   nav: { group: 'purchasing', icon: 'payments', order: 3 },
 })

@@ -64,6 +64,8 @@ export const purchaseRequest = defineEntity({
     field: 'status',
     initial: 'pending',
     editableIn: ['pending', 'processing'],
+    // The contract's `purchase_status`: the lookup's row of the same name.
+    lookup: { field: 'purchase_status' },
     transitions: {
       process: { from: ['pending'], to: 'processing' },
       submit: { from: ['processing'], to: 'submitted' },

@@ -38,6 +38,9 @@ export const SEEDED_LEDGERS: ReadonlyArray<readonly [name: string, head: Head, l
   ['Stock In Hand', { group: 'Stock-in-Hand' }, 'stock_in_hand'],
   ['Stock Adjustment', { group: 'Indirect Expenses' }, 'stock_adjustment'],
   ['Cost of Goods Sold', { group: 'Direct Expenses' }, 'cost_of_goods_sold'],
+  // What an order charges beside its goods: delivery, and the tax owed on the sale.
+  ['Shipping Charges', { group: 'Direct Incomes' }, 'shipping_income'],
+  ['Output Tax', { group: 'Duties & Taxes' }, 'output_tax'],
 ]
 
 const headIds = (head: Head) =>

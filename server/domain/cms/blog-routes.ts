@@ -51,7 +51,7 @@ export function registerBlogRoutes(app: FastifyInstance, deps: ModuleDeps): void
   })
 
   // Always behind a token there: `PUBLIC_READ` opens the engine's own base, whose reads know to leave out who wrote a row.
-  const atContractBase = { ...category, api: { base: BLOG_CATEGORY_CONTRACT_BASE }, publicActions: [] }
+  const atContractBase = { ...category, api: { base: BLOG_CATEGORY_CONTRACT_BASE, bases: [BLOG_CATEGORY_CONTRACT_BASE], except: {} }, publicActions: [] }
   registerEntityRoutes(app, atContractBase, { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir })
 }
 

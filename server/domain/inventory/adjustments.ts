@@ -1,10 +1,10 @@
-import { sql } from 'kysely'
 import { isSet, linesIn, money } from '../../../schema/kit'
 import type { Row } from '../../db/types'
 import { numberDayOf } from '../../engine/numbering'
 import type { PostingOf } from '../../engine/posting'
 import type { StockMovesOf } from '../../engine/stock-moves'
 import { seededLedger } from '../accounting/ledgers'
+import { valueMoved } from './stock'
 
 /**
  * What a stock adjustment (schema/entities/inventory/stock-adjustment.ts) moves and posts.
@@ -20,15 +20,6 @@ export const adjustmentMoves: StockMovesOf = ({ record }) =>
     ...(isSet(l.counted_quantity) ? { counted: Number(l.counted_quantity) } : { quantity: Number(l.quantity) }),
     unitCost: isSet(l.unit_cost) ? String(l.unit_cost) : null,
   }))
-
-/** The value a document's standing stock rows changed the stock by (a decimal string). */
-async function valueMoved(trx: Parameters<PostingOf>[0]['trx'], type: string, id: number): Promise<string> {
-  const found = await sql<{ total: string | null }>`
-    select sum(s.value_change)::text as total from stock_ledger s
-    where s.reference_type = ${type} and s.reference_id = ${id} and s.reverses is null
-      and not exists (select 1 from stock_ledger r where r.reverses = s.id)`.execute(trx)
-  return found.rows[0]?.total ?? '0'
-}
 
 export const adjustmentPosting: PostingOf = async ({ trx, record }) => {
   const moved = await valueMoved(trx, 'stock_adjustment', Number((record as Row).id))

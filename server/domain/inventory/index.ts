@@ -31,7 +31,10 @@ export function inventoryModule(): DomainModule {
     // Where the engine moves the goods of the documents that move stock (`moves` of the registry).
     stock: {
       async move(trx, { type, id, number, date, movements, actor }) {
-        await moveStock(trx, { type, id, number, date }, movements, { actor: actor?.id ?? null })
+        const rows = await moveStock(trx, { type, id, number, date }, movements, { actor: actor?.id ?? null })
+        const costs: Array<string | null> = movements.map(() => null)
+        for (const row of rows) if (row.movement !== undefined) costs[row.movement] = row.unit_cost
+        return costs
       },
       async reverse(trx, { type, id, date, actor }) {
         await reverseStock(trx, { type, id }, { date, actor: actor?.id ?? null })

@@ -55,6 +55,8 @@ export type StockRow = {
   reference_id: number
   reference_no: string
   reverses: number | null
+  /** The place, in what `moveStock` was given, of the movement the row is (not for reversals). */
+  movement?: number
 }
 
 export type StockOptions = { actor?: number | null; fieldNames?: Partial<StockFieldNames> }
@@ -160,7 +162,7 @@ export async function moveStock(trx: Trx, document: StockDocument, movements: re
 
   const stock = await lockStock(trx, movements.map((m) => m.product))
   const states = new Map([...stock].map(([id, row]) => [id, stateOf(row)]))
-  const moves: Array<{ product: number; quantity: bigint; unitCost: bigint; moved: Moved }> = []
+  const moves: Array<{ product: number; quantity: bigint; unitCost: bigint; moved: Moved; index: number }> = []
   // Applied in product order (as locked), each product's lines in the document's order.
   const order = movements.map((m, i) => ({ m, i })).sort((a, b) => a.m.product - b.m.product || a.i - b.i)
   for (const { m, i } of order) {
@@ -184,10 +186,12 @@ export async function moveStock(trx: Trx, document: StockDocument, movements: re
       continue
     }
     states.set(m.product, moved.state)
-    moves.push({ product: m.product, quantity, unitCost, moved })
+    moves.push({ product: m.product, quantity, unitCost, moved, index: i })
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
-  return write(trx, document, moves, options.actor ?? null)
+  // The rows come back in the order written (their ids), which is the order of `moves`.
+  const rows = await write(trx, document, moves, options.actor ?? null)
+  return rows.map((row, k) => ({ ...row, movement: moves[k]!.index }))
 }
 
 /**
@@ -244,4 +248,13 @@ export async function standingStock(db: Executor, document: Pick<StockDocument, 
       and not exists (select 1 from stock_ledger r where r.reverses = s.id)
     order by s.id`.execute(db)
   return rows.rows.map((r) => ({ product: r.product, quantity: r.quantity, unitCost: r.unit_cost }))
+}
+
+/** The value a document's standing stock rows changed the stock by (a decimal string; out is negative). */
+export async function valueMoved(db: Executor, type: string, id: number): Promise<string> {
+  const found = await sql<{ total: string | null }>`
+    select sum(s.value_change)::text as total from stock_ledger s
+    where s.reference_type = ${type} and s.reference_id = ${id} and s.reverses is null
+      and not exists (select 1 from stock_ledger r where r.reverses = s.id)`.execute(db)
+  return found.rows[0]?.total ?? '0'
 }

@@ -13,6 +13,7 @@ import { auditChanges, columnsOf, tablesOf, writeLinks } from './rows'
 import { refuseForeignFiles } from '../uploads'
 import { inTransaction } from './transaction'
 import { fromClient, judge } from './values'
+import { fillLookup } from './workflow'
 
 /**
  * A new record: judged by the registry, its references checked, the domain's hooks run, its
@@ -34,6 +35,7 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     await checkWithin(trx, ctx.registry, entity, values)
     // A workflow starts at its initial state unless code acting as the system says otherwise.
     if (entity.workflow && (values[entity.workflow.field] === undefined || values[entity.workflow.field] === null)) values[entity.workflow.field] = entity.workflow.initial
+    await fillLookup(trx, entity, values)
     refuseForeignFiles(entity, values, null, ctx.uploads)
     await runBefore(ctx, trx, 'create', null, values, input)
     const [root, own] = tablesOf(entity)

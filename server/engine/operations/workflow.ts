@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
-import { isEditableIn, rootOf, storageOf, type EntityAction } from '../../../schema/kit'
-import type { Row, Trx } from '../../db/types'
+import { isEditableIn, rootOf, storageOf, type Entity, type EntityAction, type Fields } from '../../../schema/kit'
+import type { Executor, Row, Trx } from '../../db/types'
+import type { Values } from '../validate'
 import type { EngineCtx } from '../access'
 import { ConflictError } from '../errors'
 import { hooksOf } from '../hooks'
@@ -32,7 +33,14 @@ export function refuseTransition(ctx: EngineCtx, action: EntityAction, row: Row)
  */
 export async function moveStatus(ctx: EngineCtx, trx: Trx, action: EntityAction, rowId: number, before: Row): Promise<Row> {
   const { field, to } = action.transition!
-  await sql`update ${sql.id(storageOf(ctx.entity, field).name)} set ${sql.ref(field)} = ${to} where id = ${rowId}`.execute(trx)
+  const workflow = ctx.entity.workflow!
+  const stamp = workflow.transitions[action.name]?.stamp
+  const lookup = workflow.lookup
+  // The status, the moment it moved (`stamp`) and the lookup row named as it, in the status's own table (the registry check holds them there).
+  await sql`update ${sql.id(storageOf(ctx.entity, field).name)} set ${sql.ref(field)} = ${to}
+    ${stamp ? sql`, ${sql.ref(stamp)} = now()` : sql``}
+    ${lookup ? sql`, ${sql.ref(lookup.field)} = (${lookupRowOf(ctx.entity, to)})` : sql``}
+    where id = ${rowId}`.execute(trx)
   await sql`update ${sql.id(rootOf(ctx.entity).name)} set updated_at = now(), updated_by = ${ctx.actor?.id ?? null} where id = ${rowId}`.execute(trx)
   const after = (await read(ctx, trx, rowId))!
   const hooks = hooksOf(ctx.hooks, ctx.entity).filter((h) => h.afterTransition)
@@ -41,3 +49,18 @@ export async function moveStatus(ctx: EngineCtx, trx: Trx, action: EntityAction,
   return hooks.length > 0 ? (await read(ctx, trx, rowId))! : after
 }
 
+
+/** The id of the workflow's lookup row named as `state` (null when the lookup has no such row), as SQL. */
+function lookupRowOf(entity: Entity<string, Fields>, state: string) {
+  const lookup = entity.workflow!.lookup!
+  const target = entity.fields[lookup.field]!.ref!.target
+  return sql<number | null>`select id from ${sql.id(target)} where name = ${lookup.nameOf(state)} order by id limit 1`
+}
+
+/** A new record's lookup row (WorkflowConfig.lookup), named as the state it starts in. */
+export async function fillLookup(db: Executor, entity: Entity<string, Fields>, values: Values): Promise<void> {
+  const lookup = entity.workflow?.lookup
+  if (!lookup) return
+  const found = await sql<{ id: number | null }>`select (${lookupRowOf(entity, String(values[entity.workflow!.field]))}) as id`.execute(db)
+  values[lookup.field] = found.rows[0]?.id ?? null
+}

@@ -248,6 +248,13 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
           expect(res.body).toEqual((await t.current.call({ method: 'GET', url: `${base}/${row.id}` })).body)
           return
         }
+        if (route === 'update') {
+          const { row } = await createSample(t.current, entity, {}, all)
+          const res = await t.current.call({ method: 'PUT', url: `${base}/${alias}/${row.id}`, payload: {} })
+          expect(res.status, res.raw).toBe(200)
+          expect(res.body.id).toBe(row.id)
+          return
+        }
         const target = await t.current.call({ method: 'GET', url: `${base}/without_pagination/all/` })
         const res = await t.current.call({ method: 'GET', url: `${base}/${alias}/` })
         expect(res.status).toBe(200)

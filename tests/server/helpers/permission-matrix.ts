@@ -41,29 +41,30 @@ const GENERIC: Record<GenericRoute, { methods: string[]; path: string; action: A
 
 function registryExpectations(entities: Registry, reports: readonly Report[]): Expectation[] {
   const out: Expectation[] = []
-  for (const e of entities) {
+  for (const e of entities) for (const base of e.api.bases) {
     const access = (action: Action): Access => (e.publicActions.includes(action) ? { kind: 'public' } : permission(e.permissions[action]))
     for (const [route, spec] of Object.entries(GENERIC) as Array<[GenericRoute, (typeof GENERIC)[GenericRoute]]>) {
       // Routes a module serves itself are in the bespoke table, with the module's paths.
-      if (e.routes[route] !== 'generic') continue
-      for (const method of spec.methods) out.push({ method, url: `${e.api.base}/${spec.path}`, access: access(spec.action) })
+      if (e.routes[route] !== 'generic' || e.api.except[base]?.includes(route)) continue
+      for (const method of spec.methods) out.push({ method, url: `${base}/${spec.path}`, access: access(spec.action) })
     }
     for (const [alias, route] of Object.entries(e.routeAliases)) {
       // An alias of a route of one record takes its id too.
       const path = GENERIC[route].path.includes(':id') ? `${alias}/:id` : `${alias}/`
-      for (const method of GENERIC[route].methods) out.push({ method, url: `${e.api.base}/${path}`, access: access(GENERIC[route].action) })
+      if (e.api.except[base]?.includes(route)) continue
+      for (const method of GENERIC[route].methods) out.push({ method, url: `${base}/${path}`, access: access(GENERIC[route].action) })
     }
-    for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${e.api.base}/${extra.path}/:value`, access: access('LIST') })
+    for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${base}/${extra.path}/:value`, access: access('LIST') })
     // A gallery's new order: the pictures' UPDATE.
-    if (e.gallery) out.push({ method: 'POST', url: `${e.api.base}/reorder/`, access: permission(e.permissions.UPDATE) })
+    if (e.gallery) out.push({ method: 'POST', url: `${base}/reorder/`, access: permission(e.permissions.UPDATE) })
     // A document kept one row per line, whole, by one of its rows: the entity's DETAILS.
-    if (e.rowsPerLine) out.push({ method: 'GET', url: `${e.api.base}/document/:id`, access: access('DETAILS') })
+    if (e.rowsPerLine) out.push({ method: 'GET', url: `${base}/document/:id`, access: access('DETAILS') })
     // What a delete would do (its confirmation asks first): the entity's DELETE, as the delete itself.
     if (e.routes.delete !== false || e.routes.delete_multiple !== false) {
-      for (const path of ['delete_impact/:id', 'delete_impact/']) out.push({ method: 'GET', url: `${e.api.base}/${path}`, access: permission(e.permissions.DELETE) })
+      for (const path of ['delete_impact/:id', 'delete_impact/']) out.push({ method: 'GET', url: `${base}/${path}`, access: permission(e.permissions.DELETE) })
     }
     for (const action of Object.values(e.actions)) {
-      for (const path of action.paths) out.push({ method: 'POST', url: `${e.api.base}/${path}/:id`, access: permission(action.permission) })
+      for (const path of action.paths) out.push({ method: 'POST', url: `${base}/${path}/:id`, access: permission(action.permission) })
     }
   }
   for (const r of reports) {
@@ -181,6 +182,9 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
           { method: 'GET', url: `${byName('purchase_request').api.base}/get_all_by_vendor/`, access: { kind: 'signed-in' } as const },
         ]
       : []),
+    // Orders (server/domain/orders/routes.ts): any signed-in caller reaches them; each then acts under the order's
+    // permission, or as the customer on their own order (a stranger's order answers 403, an unknown one 404).
+    ...(entities.some((e) => e.name === 'order') ? orderExpectations(byName('order'), byName('shippingaddress')) : []),
     // The CMS (server/domain/cms): the site's read routes, pictures for a post's body, the blog categories at the contract's base.
     ...(entities.some((e) => e.name === 'cms_menu') ? cmsExpectations(entities) : []),
     // Subscriptions (server/domain/membership/subscriptions.ts): the create of many, and anyone's own list.
@@ -321,4 +325,29 @@ export function permissionMatrix(t: { readonly current: TestApp }, entities: Reg
       }
     })
   }
+}
+
+function orderExpectations(order: Entity<string, Fields>, shipping: Entity<string, Fields>): Expectation[] {
+  const signedIn = { kind: 'signed-in' } as const
+  const out: Expectation[] = []
+  for (const base of order.api.bases) {
+    out.push(
+      { method: 'PUT', url: `${base}/update_item/:itemId`, access: signedIn },
+      { method: 'POST', url: `${base}/confirm_from_frontend/:id`, access: signedIn },
+      { method: 'GET', url: `${base}/get_a_customer_order_detail/:id`, access: signedIn },
+      { method: 'GET', url: `${base}/get_a_customer_order_detail_with_order_orderitem_shipping/:id`, access: signedIn },
+      { method: 'GET', url: `${base}/get_invoice_by_order_id/:id`, access: signedIn },
+    )
+  }
+  for (const prefix of [...order.api.bases, '/customerorder/api/v1']) {
+    out.push({ method: 'DELETE', url: `${prefix}/customerorder_delete_item/:orderId/:itemId`, access: signedIn })
+    for (const step of ['increase', 'decrease']) for (const method of ['POST', 'PUT']) out.push({ method, url: `${prefix}/customerorder_${step}_quantity/:orderId/:itemId`, access: signedIn })
+  }
+  out.push(
+    { method: 'POST', url: '/customerorder/api/v1/customerorder/create/', access: signedIn },
+    { method: 'GET', url: '/customerorder/api/v1/customerorder/get_all_by_customer/', access: signedIn },
+    { method: 'GET', url: '/shippingaddress/api/v1/shippingaddress_using_order_id/:id', access: signedIn },
+    { method: 'GET', url: `${shipping.api.base}/shippingaddress_using_order_id/:id`, access: signedIn },
+  )
+  return out
 }

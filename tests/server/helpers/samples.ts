@@ -220,10 +220,25 @@ export async function clearMadeWith(t: TestApp, entity: AnyEntity, ids: readonly
 }
 
 /**
+ * What a row needs to exist before it can be written, beyond its references: a refund gives
+ * back what was paid, so its order is paid first — as much as the refund, or all it owes.
+ */
+const stateFor: Record<string, (t: TestApp, input: Values) => Promise<void>> = {
+  async order_refund(t, input) {
+    const order = (await t.call({ method: 'GET', url: `/order/api/v1/order/${String(input.order)}` })).body as { net_amount: string }
+    const cash = (await sql<{ id: number }>`select id from ledger_account where name = 'Cash' and is_deletable = false`.execute(t.db)).rows[0]!.id
+    if (Number(input.amount) > Number(order.net_amount)) input.amount = order.net_amount
+    const paid = await t.call({ method: 'POST', url: '/order_payment/api/v1/order_payment/create/', payload: { order: input.order, amount: input.amount, ledger: cash } })
+    if (paid.status !== 201) throw new Error(`paying order ${String(input.order)} for its refund failed: ${paid.status} ${paid.raw}`)
+  },
+}
+
+/**
  * POSTs to `create/` and returns the created row (expects 201). An entity whose `create/`
  * a domain module serves with its own shape (role menus) gets its row from the engine.
  */
 export async function createRow(t: TestApp, entity: AnyEntity, input: Values): Promise<Record<string, unknown>> {
+  await stateFor[entity.name]?.(t, input)
   if (entity.routes.create !== 'generic') {
     await clearMadeWith(t, entity, [input[entity.idFrom ?? ''] as number])
     const { registry, hooks } = t.app.engine
