@@ -211,7 +211,7 @@ export function checkRegistry(
     }
     problems.push(...sectionProblems(e))
     for (const related of e.related) problems.push(...relatedProblems(byName, e, related))
-    if (e.workflow) problems.push(...workflowProblems(e, e.workflow))
+    if (e.workflow) problems.push(...workflowProblems(byName, e, e.workflow))
     problems.push(...numberingProblems(byName, e))
     if (e.rowsPerLine) problems.push(...rowsPerLineProblems(byName, e, e.rowsPerLine))
     problems.push(...withinProblems(byName, e))
@@ -365,7 +365,7 @@ export function checkRegistry(
  * field, and every state can be reached from the initial one (a state nothing leads to is a
  * typo or a forgotten transition).
  */
-function workflowProblems(e: Entity<string, Fields>, workflow: NonNullable<Entity<string, Fields>['workflow']>): RegistryProblem[] {
+function workflowProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, workflow: NonNullable<Entity<string, Fields>['workflow']>): RegistryProblem[] {
   const problems: RegistryProblem[] = []
   const field = e.fields[workflow.field]
   const at = { entity: e.name, field: workflow.field }
@@ -402,6 +402,10 @@ function workflowProblems(e: Entity<string, Fields>, workflow: NonNullable<Entit
   if (workflow.lookup) {
     const { field: name } = workflow.lookup
     if (e.fields[name]?.kind !== 'ref' || !isOwnReadOnly(name)) problems.push({ entity: e.name, field: name, message: `the workflow's lookup '${name}' must be a read-only reference of the entity's own (f.ref('<lookup>', { readOnly: true }))` })
+    // The engine finds the lookup's row by its `name`.
+    const target = e.fields[name]?.ref?.target
+    if (target && byName.get(target) && !byName.get(target)!.fields.name) problems.push({ entity: e.name, field: name, message: `the workflow's lookup '${target}' has no 'name' field to find a state's row by` })
+    for (const state of Object.keys(workflow.lookup.names)) unknown(state, 'lookup name of state')
   }
   return problems
 }

@@ -174,7 +174,7 @@ export interface Workflow {
   readonly transitions: Readonly<Record<string, { readonly name: string; readonly from: readonly string[]; readonly to: string; readonly stamp?: string }>>
   readonly tones: Readonly<Record<string, Tone>>
   /** See WorkflowConfig.lookup: the reference field, and the lookup's name of each state. */
-  readonly lookup?: { readonly field: string; readonly nameOf: (state: string) => string }
+  readonly lookup?: { readonly field: string; readonly names: Readonly<Record<string, string>>; readonly nameOf: (state: string) => string }
 }
 
 /**
@@ -638,7 +638,7 @@ function workflowOf(config: WorkflowConfig, field: AnyField | undefined): Workfl
     editableIn: config.editableIn,
     transitions,
     tones: Object.fromEntries(states.map((s) => [s, config.tones?.[s] ?? tone(s)])),
-    ...(config.lookup ? { lookup: { field: config.lookup.field, nameOf: (state: string) => config.lookup!.names?.[state] ?? state } } : {}),
+    ...(config.lookup ? { lookup: { field: config.lookup.field, names: config.lookup.names ?? {}, nameOf: (state: string) => config.lookup!.names?.[state] ?? state } } : {}),
   }
 }
 
@@ -824,6 +824,29 @@ export const LINE_POSITION = 'position'
 /** Whether the row is one the system relies on (`builtIn`): its key value stays and it is not deleted. */
 export const isBuiltInRow = (entity: Pick<Entity<string, Fields>, 'builtIn'>, row: Readonly<Record<string, unknown>> | null | undefined): boolean =>
   entity.builtIn !== undefined && row !== null && row !== undefined && entity.builtIn.values.includes(row[entity.builtIn.field] as string | boolean)
+
+/**
+ * The states in which what a transition did still stands: its target, and every state reached
+ * from there by transitions other than those that undo it (`undoneBy`) — an order's sale,
+ * posted on `confirm`, stands while it is confirmed, packed, on its way or delivered.
+ */
+export function statesAfter(entity: Entity<string, Fields>, transition: string, undoneBy: readonly string[]): ReadonlySet<string> {
+  const workflow = entity.workflow
+  const start = workflow?.transitions[transition]?.to
+  if (!workflow || start === undefined) return new Set()
+  const reached = new Set([start])
+  const onward = Object.values(workflow.transitions).filter((t) => !undoneBy.includes(t.name))
+  for (let grew = true; grew; ) {
+    grew = false
+    for (const t of onward) {
+      if (!reached.has(t.to) && t.from.some((s) => reached.has(s))) {
+        reached.add(t.to)
+        grew = true
+      }
+    }
+  }
+  return reached
+}
 
 /** Whether a plain update or delete may touch the row: always, unless its workflow's status is outside `editableIn`. */
 export const isEditableIn = (entity: Pick<Entity<string, Fields>, 'workflow'>, row: Readonly<Record<string, unknown>> | null | undefined): boolean =>

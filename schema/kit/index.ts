@@ -5,7 +5,7 @@ export type { Field, FieldKind, Widget, Cell, Presence, ValueOf, Json, OnDelete,
 export { parseDecimal, compareDecimals, normalizePhone, readsLeftToRight, MONEY_MAX, MONEY_WHOLE_DIGITS, MAX_LINES, MAX_REFS } from './fields'
 export {
   defineEntity, actions, genericRoutes, routeAction, storageOf, rootOf, readableFields, columnFields, lineEntityOf, lineLinkColumn, LINE_POSITION, DEFAULT_NAV_GROUP,
-  filterKinds, isFilterable, isRangeKind, isBuiltInRow, isEditableIn, isDeletableRow, asView, treeFieldsOf,
+  filterKinds, isFilterable, isRangeKind, isBuiltInRow, isEditableIn, statesAfter, isDeletableRow, asView, treeFieldsOf,
 } from './entity'
 export type {
   Entity, EntityConfig, AnyField, Fields, Action, InputOf, ValuesOf, AuditColumns, ListByRoute, GenericRoute, RouteMode, Merged,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { money, storageOf, type Entity, type Fields } from '../../schema/kit'
+import { money, statesAfter, storageOf, type Entity, type Fields } from '../../schema/kit'
 import type { Executor, Row, Trx } from '../db/types'
 import type { Actor, EntityHooks, HookContext, HookRegistry } from './hooks'
 import type { Registry } from './list-query'
@@ -141,14 +141,34 @@ export function poster(entity: Entity<string, Fields>, deps: Deps) {
     await sync(trx, ctx, after)
   }
 
-  /** A record posted on a transition and changed since (a confirmed order's items): reposted as it now is, under its number. */
-  async function resyncIfStanding(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, record: Row): Promise<void> {
-    const number = record[spec.number]
-    if (typeof number !== 'string' || number === '' || !(await ledger!.standing(trx, { as: spec.as, number }))) return
-    await sync(trx, ctx, record)
+  /**
+   * What the `on` transition posts, as the record now is: nothing, when it posts nothing
+   * (then no number is taken, and what stood is reversed); else under its number — taken now,
+   * the first time it posts something — written back to the row.
+   */
+  async function postNow(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, rowId: number, after: Row): Promise<void> {
+    const record = { ...after }
+    // Worked out before a number is taken: a posting of nothing takes none (numbers stay gapless).
+    const posting = await postingFor(trx, ctx, record)
+    if (!posting) return sync(trx, ctx, record, null)
+    if (!record[spec.number]) {
+      record[spec.number] = await takeNumber(trx, ctx.registry, record)
+      // The answer and the audit read the row again: they show the number.
+      await sql`update ${sql.id(storageOf(entity, spec.number).name)} set ${sql.ref(spec.number)} = ${record[spec.number]} where id = ${rowId}`.execute(trx)
+    }
+    await sync(trx, ctx, record, posting)
   }
 
-  return { isWanted, postingFor, takeNumber, hasMoved, sync, resync, resyncIfStanding, reverse, postsOnCreate: spec.on === 'create' }
+  /** The states in which what `on` posted stands (until a `reverseOn` transition undoes it). */
+  const postedIn = spec.on === 'create' ? new Set<string>() : statesAfter(entity, spec.on, spec.reverseOn)
+
+  /** A record changed in a state where its transition's posting stands (a confirmed order's items): posted again as it now is. */
+  async function repostInState(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, rowId: number, record: Row): Promise<void> {
+    if (!entity.workflow || !postedIn.has(String(record[entity.workflow.field]))) return
+    await postNow(trx, ctx, rowId, record)
+  }
+
+  return { isWanted, postingFor, takeNumber, hasMoved, sync, resync, postNow, repostInState, reverse, postsOnCreate: spec.on === 'create' }
 }
 
 /**
@@ -182,22 +202,12 @@ export function postingHooks(registry: Registry, deps: Deps): Array<readonly [st
         async afterWrite(ctx) {
           if (ctx.action === 'delete') await p.reverse(ctx.trx, ctx, ctx.before)
           else if (p.postsOnCreate && ctx.after) await p.resync(ctx.trx, ctx, ctx.before, ctx.after)
-          else if (ctx.action === 'update' && ctx.after) await p.resyncIfStanding(ctx.trx, ctx, ctx.after)
+          else if (ctx.action === 'update' && ctx.after) await p.repostInState(ctx.trx, ctx, ctx.rowId, ctx.after)
         },
         async afterTransition(ctx) {
           const { trx, transition, rowId } = ctx
           if (spec.reverseOn.includes(transition)) await p.reverse(trx, ctx, ctx.after)
-          if (transition !== spec.on) return
-          const record = { ...ctx.after }
-          // Worked out before a number is taken: a posting of nothing takes none (numbers stay gapless).
-          const posting = await p.postingFor(trx, ctx, record)
-          if (!posting) return
-          if (!record[spec.number]) {
-            record[spec.number] = await p.takeNumber(trx, ctx.registry, record)
-            // The transition's answer and audit entry read the row again: they show the number.
-            await sql`update ${sql.id(storageOf(entity, spec.number).name)} set ${sql.ref(spec.number)} = ${record[spec.number]} where id = ${rowId}`.execute(trx)
-          }
-          await p.sync(trx, ctx, record, posting)
+          if (transition === spec.on) await p.postNow(trx, ctx, rowId, ctx.after)
         },
       }
       return [entity.name, hooks] as const

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { utcDay } from '../../schema/kit/dates'
-import type { Entity, Fields } from '../../schema/kit'
+import { statesAfter, type Entity, type Fields } from '../../schema/kit'
 import type { Row, Trx } from '../db/types'
 import type { Actor, EntityHooks, HookContext, HookRegistry } from './hooks'
 import type { Registry } from './list-query'
@@ -93,9 +93,16 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
     }
   }
 
-  /** A record moved on a transition and changed since (a confirmed order's items): its goods move again as it now is, dated today. */
-  async function resyncIfStanding(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, id: number, record: Row): Promise<void> {
-    if ((await stock!.standing(trx, { type: entity.name, id })).length === 0) return
+  /** The states in which what `on` moved stands (until a `reverseOn` transition undoes it). */
+  const movedIn = spec.on === 'create' ? new Set<string>() : statesAfter(entity, spec.on, spec.reverseOn)
+
+  /**
+   * A record changed in a state where what its transition moved stands (a confirmed order's
+   * items): its goods move as it now is — again, or for the first time when it moved nothing
+   * then — dated today.
+   */
+  async function resyncInState(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, id: number, record: Row): Promise<void> {
+    if (!entity.workflow || !movedIn.has(String(record[entity.workflow.field]))) return
     await sync(trx, ctx, id, record, utcDay())
   }
 
@@ -104,7 +111,7 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
     await stock!.reverse(trx, { type: entity.name, id, date: numberDayOf(record ?? {}, undefined), actor: ctx.actor })
   }
 
-  return { sync, resyncIfStanding, reverse, movesOnCreate: spec.on === 'create' }
+  return { sync, resyncInState, reverse, movesOnCreate: spec.on === 'create' }
 }
 
 /**
@@ -123,7 +130,7 @@ export function stockMoveHooks(registry: Registry, deps: Deps): Array<readonly [
         async afterWrite(ctx) {
           if (ctx.action === 'delete') await m.reverse(ctx.trx, ctx, ctx.rowId, ctx.before)
           else if (m.movesOnCreate && ctx.after) await m.sync(ctx.trx, ctx, ctx.rowId, ctx.after)
-          else if (ctx.action === 'update' && ctx.after) await m.resyncIfStanding(ctx.trx, ctx, ctx.rowId, ctx.after)
+          else if (ctx.action === 'update' && ctx.after) await m.resyncInState(ctx.trx, ctx, ctx.rowId, ctx.after)
         },
         async afterTransition(ctx) {
           if (spec.reverseOn.includes(ctx.transition)) await m.reverse(ctx.trx, ctx, ctx.rowId, ctx.after)

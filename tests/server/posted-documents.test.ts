@@ -311,6 +311,28 @@ describeEachDatabase(
         expect(await journalsOf(journal)).toBe(0)
       })
 
+      it('posts a document confirmed while it posted nothing once it is priced, and reverses what stands when it posts nothing again', async () => {
+        const made = await make(1)
+        // Free: the confirmation posts nothing and takes no number.
+        expect((await t.current.call({ method: 'PUT', url: `${INVOICES}/update/${made.id}`, payload: { note: 'Free sample', items: [{ id: made.items[0]!.id, gadget: place, quantity: 1, unit_price: '0.00' }] } })).status).toBe(200)
+        const confirmed = await t.current.call({ method: 'POST', url: `${INVOICES}/confirm/${made.id}` })
+        expect(confirmed.body).toMatchObject({ status: 'confirmed', journal_no: null })
+        // Priced while confirmed: it posts now, under a number taken now, shown in the answer.
+        const priced = await t.current.call({ method: 'PUT', url: `${INVOICES}/update/${made.id}`, payload: { note: 'Sold after all', items: [{ id: made.items[0]!.id, gadget: place, quantity: 1, unit_price: '20.00' }] } })
+        expect(priced.status, priced.raw).toBe(200)
+        const journal = priced.body.journal_no as string
+        expect(journal).toMatch(new RegExp(`^JO${today}00\\d+$`))
+        expect((await logsOf(journal)).map((r) => [r.debit_amount, r.credit_amount])).toEqual([
+          ['20.00', '0.00'],
+          ['0.00', '20.00'],
+        ])
+        // Free again: what stood is reversed, the number kept.
+        const free = await t.current.call({ method: 'PUT', url: `${INVOICES}/update/${made.id}`, payload: { note: 'Free after all', items: [{ id: made.items[0]!.id, gadget: place, quantity: 1, unit_price: '0.00' }] } })
+        expect(free.body.journal_no).toBe(journal)
+        expect(await logsOf(journal)).toHaveLength(4)
+        expect(await journalsOf(journal)).toBe(0)
+      })
+
       it('refuses a change whose new posting the ledger refuses: nothing written — the lines and what stood under the number as they were', async () => {
         const made = await make(2)
         const journal = (await t.current.call({ method: 'POST', url: `${INVOICES}/confirm/${made.id}` })).body.journal_no as string

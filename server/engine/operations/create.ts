@@ -50,6 +50,7 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     const stored = (await read(ctx, trx, rowId))!
     await writeAudit(trx, { actor, entity: entity.name, entityId: rowId, action: 'create', changes: auditChanges(entity, null, stored, values) })
     await runAfter(ctx, trx, 'create', rowId, null, stored)
-    return answer(ctx, trx, stored)
+    // What followed may have set more (a line's cost as its goods moved).
+    return answer(ctx, trx, entity.moves ? (await read(ctx, trx, rowId))! : stored)
   })
 }
