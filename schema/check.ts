@@ -1,6 +1,7 @@
 import type { Entity, Fields, Report } from './kit'
 import { documentOf, genericRoutes, isFilterable, treeFieldsOf, validationKeys } from './kit'
 import { materialIcons, navGroups, navigationEntries, type MaterialIcon } from './navigation'
+import type { Widget } from './kit/widget'
 
 const isMaterialIcon = (name: string): name is MaterialIcon => (materialIcons as readonly string[]).includes(name)
 const unknownIcon = (name: string) => `nav icon '${name}' is not one the shell draws: use one of schema/navigation.ts's materialIcons (${materialIcons.join(', ')}), or add it there and to src/shell/navigation.ts`
@@ -49,7 +50,7 @@ function fieldKeys(keys: Set<string>, fields: Fields, labelOf: (field: string) =
 }
 
 /** Every i18n key the registry uses; the catalogues must define them all. */
-export function registryKeys(entities: readonly Entity<string, Fields>[], reports: readonly Report[] = []): string[] {
+export function registryKeys(entities: readonly Entity<string, Fields>[], reports: readonly Report[] = [], widgets: readonly Widget[] = []): string[] {
   const keys = new Set<string>(validationKeys)
   for (const e of entities) {
     keys.add(`${e.labelKey}.one`)
@@ -76,6 +77,10 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     fieldKeys(keys, r.params, r.fieldLabelKey)
     fieldKeys(keys, r.columns, r.fieldLabelKey)
     for (const rule of r.rules) keys.add(rule.message)
+  }
+  for (const w of widgets) {
+    keys.add(w.labelKey)
+    for (const column of Object.keys(w.columns)) keys.add(`field.${column}`)
   }
   for (const entry of navigationEntries(entities, reports)) keys.add(entry.label)
   return [...keys].sort()
@@ -150,6 +155,7 @@ export function checkRegistry(
   entities: readonly Entity<string, Fields>[],
   catalogues: Readonly<Record<string, Catalogue>> = {},
   reports: readonly Report[] = [],
+  widgets: readonly Widget[] = [],
 ): RegistryProblem[] {
   const problems: RegistryProblem[] = []
   const byName = new Map(entities.map((e) => [e.name, e]))
@@ -348,7 +354,9 @@ export function checkRegistry(
     for (const rule of r.rules) if (!r.params[rule.field]) problems.push({ entity: r.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a parameter` })
   }
 
-  const keys = registryKeys(entities, reports)
+  problems.push(...widgetProblems(byName, widgets))
+
+  const keys = registryKeys(entities, reports, widgets)
   for (const [lang, catalogue] of Object.entries(catalogues)) {
     const missing = keys.filter((k) => !hasKey(catalogue, k))
     for (const key of missing) {
@@ -556,5 +564,36 @@ function galleryProblems(e: Entity<string, Fields>, gallery: NonNullable<Entity<
   if (!position || position.kind !== 'integer' || position.isReadOnly) problems.push({ entity: e.name, message: `gallery.position '${gallery.position}' must be a writable integer field` })
   if (e.parent || e.isLine) problems.push({ entity: e.name, message: 'a gallery is an entity of its own table (not one that extends another, nor a line)' })
   if (e.routes.update !== 'generic' || e.routes.create !== 'generic' || e.routes.delete !== 'generic') problems.push({ entity: e.name, message: 'a gallery is written through the generic create, update and delete routes' })
+  return problems
+}
+
+/**
+ * A dashboard widget reads an entity of the registry (whose LIST permission shows it), links
+ * to a list that exists (an entity's, or one of its views), and has a name and a contract
+ * route of its own.
+ */
+function widgetProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, widgets: readonly Widget[]): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const names = new Set<string>()
+  const routes = new Set<string>()
+  for (const w of widgets) {
+    const say = (message: string) => problems.push({ entity: `widget ${w.name}`, message })
+    if (!IDENT.test(w.name)) say(`name must match ${IDENT}`)
+    if (names.has(w.name)) say(`duplicate widget name '${w.name}'`)
+    names.add(w.name)
+    if (w.route !== undefined) {
+      if (!/^[a-z][a-z0-9_]*$/.test(w.route)) say(`route '${w.route}' must be lower_snake (it is a path below /dashboard/api/v1/)`)
+      if (routes.has(w.route)) say(`duplicate widget route '${w.route}'`)
+      routes.add(w.route)
+    }
+    const reads = byName.get(w.reads)
+    if (!reads || reads.isLine) say(`reads '${w.reads}', which is not an entity with a list of its own`)
+    if (w.link) {
+      const target = byName.get(w.link.entity)
+      if (!target || target.isLine) say(`links to '${w.link.entity}', which is not an entity with a list of its own`)
+      else if (w.link.view && !target.views[w.link.view]) say(`links to the view '${w.link.view}', which '${w.link.entity}' does not have`)
+    }
+    if (w.kind === 'list' && Object.keys(w.columns).length === 0) say('a list widget names its columns')
+  }
   return problems
 }

@@ -66,6 +66,8 @@ import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
 import { trialBalance } from './reports/trial-balance'
+import { ecommerceWidgets } from './dashboards/ecommerce'
+import type { Widget } from './kit/widget'
 
 export const registry = {
   country,
@@ -179,6 +181,9 @@ export const reportRegistry = {
 } as const
 
 export const reports: readonly Report[] = Object.values(reportRegistry)
+
+/** The dashboards' widgets (schema/dashboards/); their data come from the domain modules. */
+export const widgets: readonly Widget[] = [...ecommerceWidgets]
 
 export function entityByName(name: string): Entity<string, Fields> | undefined {
   return entities.find((e) => e.name === name)

@@ -5,7 +5,9 @@ import multipart from '@fastify/multipart'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyContextConfig, type FastifyInstance, type HTTPMethods } from 'fastify'
 import { sql } from 'kysely'
-import { checkRegistry, entities as registeredEntities, reports as registeredReports, RegistryError, type RegistryProblem } from '../schema'
+import { checkRegistry, entities as registeredEntities, reports as registeredReports, widgets as registeredWidgets, RegistryError, type RegistryProblem } from '../schema'
+import type { Widget } from '../schema/kit/widget'
+import { registerWidgetRoutes, type WidgetRun } from './engine/widgets'
 import { genericRoutes, type Entity, type Fields, type Report } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
 import type { ThrottleOptions } from './auth/throttle'
@@ -54,6 +56,8 @@ export type AppOptions = {
   mediaDir: string
   entities?: readonly Entity<string, Fields>[]
   reports?: readonly Report[]
+  /** Dashboard widgets; default: the registry's whose entities this registry has. */
+  widgets?: readonly Widget[]
   /** Built browser app to serve (vite build output); absent in API-only tests. */
   distDir?: string
   corsOrigins?: readonly string[]
@@ -117,8 +121,8 @@ function wiringProblems(entities: readonly Entity<string, Fields>[], reports: re
 }
 
 /** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
-export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[]): void {
-  const problems = checkRegistry(entities, catalogues, reports)
+export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[], widgets: readonly Widget[] = []): void {
+  const problems = checkRegistry(entities, catalogues, reports, widgets)
   if (problems.length > 0) throw new RegistryError(problems)
 }
 
@@ -138,7 +142,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 export async function assembleApp(options: AppOptions): Promise<{ app: FastifyInstance; start: () => Promise<void> }> {
   const entities = options.entities ?? registeredEntities
   const reports = options.reports ?? registeredReports
-  assertRegistry(entities, reports)
+  // A registry of its own (a test's) has the widgets over what it holds.
+  const widgets = options.widgets ?? registeredWidgets.filter((w) => entities.some((e) => e.name === w.reads) && (!w.link || entities.some((e) => e.name === w.link!.entity)))
+  assertRegistry(entities, reports, widgets)
 
   // The page of each address (its inline script starts what the address needs): its scripts' hashes are allowed.
   const appPage = options.distDir ? loadAppPage(options.distDir, entities, reports) : undefined
@@ -187,7 +193,10 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   )
 
   const modules = options.modules ?? defaultModules(options)
-  const unwired = wiringProblems(entities, reports, modules)
+  const unwired = [
+    ...wiringProblems(entities, reports, modules),
+    ...widgets.filter((w) => !modules.some((m) => m.widgets?.[w.name])).map((w) => ({ entity: `widget ${w.name}`, message: `the widget has no query: a domain module must give one (widgets: { ${w.name}: … })` })),
+  ]
   if (unwired.length > 0) throw new RegistryError(unwired)
   // Postings run after the modules' own hooks: a record is complete (its ledger made, its invoice referred to) when it posts.
   let hooks: HookRegistry = new Map()
@@ -219,6 +228,7 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     answersForCaller(api)
     for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks, actions })
     registerReportRoutes(api, { db: options.db, registry: entities, reports, runs })
+    registerWidgetRoutes(api, { db: options.db, registry: entities, widgets, runs: new Map<string, WidgetRun>(modules.flatMap((m) => Object.entries(m.widgets ?? {}))) })
     for (const m of modules) await m.routes?.(api, deps)
   })
   checkBespokeRoutes(entities, routeTable)

@@ -4,6 +4,7 @@ import type { Db } from '../db/types'
 import type { EntityHooks, HookRegistry } from './hooks'
 import type { Registry } from './list-query'
 import type { ReportRun } from './reports'
+import type { WidgetRun } from './widgets'
 import type { ActionHandler } from './service'
 import type { Ledger, PostingOf } from './posting'
 import type { StockKeeper, StockMovesOf } from './stock-moves'
@@ -41,6 +42,8 @@ export interface DomainModule {
   readonly stockMoves?: Readonly<Record<string, StockMovesOf>>
   /** The stock the engine moves documents' goods in and out of (the inventory module keeps it; one module gives it). */
   readonly stock?: StockKeeper
+  /** The data of the registry's dashboard widgets, by widget name: one query each (the engine serves and batches them). */
+  readonly widgets?: Readonly<Record<string, WidgetRun>>
   /** The rows of the registry's reports, by report name: one SQL query each (the engine pages, totals, streams). */
   readonly reports?: Readonly<Record<string, ReportRun>>
   /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/types'
-import { onMailQueued, OUTBOX_TABLE } from './outbox'
+import { ATTACHMENT_TABLE, attachmentsOf, onMailQueued, OUTBOX_TABLE } from './outbox'
 import type { MailTransport, OutgoingMail } from './transport'
 
 /**
@@ -12,7 +12,9 @@ import type { MailTransport, OutgoingMail } from './transport'
  * transaction, then marked sent — or, on an error, `retrying` with the error and a later
  * attempt (doubling back-off), and `failed` after the last attempt. A server that dies
  * between claim and mark leaves the message queued: the lease runs out and it is sent again
- * (at least once, never lost).
+ * (at least once, never lost). A message's files (./outbox.ts) are read when it is delivered
+ * and go with it; those of messages that are gone (an admin deleted them) are swept now and
+ * then.
  */
 export type SenderOptions = {
   db: Db
@@ -41,6 +43,8 @@ export const defaultBackoff = (attempts: number): number => Math.min(30 * 2 ** M
 
 const KICK_DELAY_MS = 100
 const MAX_ERROR = 2000
+/** How often the files of deleted messages are swept (and once when the sender starts). */
+const SWEEP_MS = 60 * 60 * 1000
 
 type Claimed = { id: number | string; recipient: string; subject: string; body_text: string | null; body_html: string | null; attempts: number }
 
@@ -50,6 +54,7 @@ export function startMailSender(options: SenderOptions): MailSender {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
   const backoff = options.backoffSeconds ?? defaultBackoff
   const table = sql.id(OUTBOX_TABLE)
+  let sweptAt = Number.NEGATIVE_INFINITY
   let current: Promise<number> | null = null
   let isAgain = false
   let isStopped = false
@@ -67,8 +72,9 @@ export function startMailSender(options: SenderOptions): MailSender {
   }
 
   const deliver = async (m: Claimed): Promise<void> => {
-    const mail: OutgoingMail = { id: Number(m.id), to: m.recipient, subject: m.subject, text: m.body_text ?? '', html: m.body_html }
     try {
+      const attachments = await attachmentsOf(db, Number(m.id))
+      const mail: OutgoingMail = { id: Number(m.id), to: m.recipient, subject: m.subject, text: m.body_text ?? '', html: m.body_html, ...(attachments.length > 0 ? { attachments } : {}) }
       await transport.send(mail)
     } catch (e) {
       const error = (e instanceof Error ? e.message : String(e)).slice(0, MAX_ERROR)
@@ -82,12 +88,24 @@ export function startMailSender(options: SenderOptions): MailSender {
     await sql`update ${table} set status = 'sent', sent_at = now(), next_attempt_at = null, last_error = null, updated_at = now() where id = ${m.id}`.execute(db)
   }
 
+  /** The files of messages no longer in the outbox (committed deletes only: a queueing transaction writes both or neither). */
+  const sweep = async (): Promise<void> => {
+    if (Date.now() - sweptAt < SWEEP_MS) return
+    sweptAt = Date.now()
+    try {
+      await sql`delete from ${sql.id(ATTACHMENT_TABLE)} a where not exists (select 1 from ${table} m where m.id = a.message)`.execute(db)
+    } catch (e) {
+      console.error(`mail: sweeping attachments: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+
   const drain = async (): Promise<number> => {
     let tried = 0
     for (let m = await claim(); m && !isStopped; m = await claim()) {
       await deliver(m)
       tried++
     }
+    if (!isStopped) await sweep()
     return tried
   }
 

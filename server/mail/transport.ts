@@ -2,8 +2,11 @@ import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import nodemailer from 'nodemailer'
 
-/** One outbox message as a transport sends it. */
-export type OutgoingMail = { id: number; to: string; subject: string; text: string; html: string | null }
+/** A file sent with a message (its bytes as the outbox keeps them). */
+export type OutgoingAttachment = { filename: string; contentType: string; content: Buffer }
+
+/** One outbox message as a transport sends it, with its files in their order. */
+export type OutgoingMail = { id: number; to: string; subject: string; text: string; html: string | null; attachments?: readonly OutgoingAttachment[] }
 
 /** Delivers one message or throws (the sender records the error and tries again later). */
 export interface MailTransport {
@@ -12,13 +15,19 @@ export interface MailTransport {
   close(): void
 }
 
-/** The message nodemailer composes: the same headers and body whichever way it goes. */
+/**
+ * The message nodemailer composes: the same headers and body whichever way it goes; files as
+ * base64 MIME parts of their type, named (`Content-Disposition: attachment; filename=…`).
+ */
 const messageOf = (from: string, mail: OutgoingMail) => ({
   from,
   to: mail.to,
   subject: mail.subject,
   text: mail.text,
   ...(mail.html ? { html: mail.html } : {}),
+  ...(mail.attachments?.length
+    ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, contentDisposition: 'attachment' as const })) }
+    : {}),
 })
 
 /** SMTP through nodemailer, from a URL (`smtp://user:pass@host:587`, `smtps://…:465`). */

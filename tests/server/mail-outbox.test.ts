@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { loadConfig } from '../../server/config'
 import { FORGOT_PASSWORD_PATH } from '../../server/domain/identity/password-reset'
 import { start } from '../../server/start'
-import { OUTBOX_TABLE, queueMail } from '../../server/mail/outbox'
+import { ATTACHMENT_TABLE, attachmentsOf, MAX_ATTACHMENT_BYTES, OUTBOX_TABLE, queueMail } from '../../server/mail/outbox'
 import { startMailSender, type MailSender } from '../../server/mail/sender'
 import { fileTransport, mailTransport, smtpTransport, type MailTransport, type OutgoingMail } from '../../server/mail/transport'
 import { JWT_SECRET, describeEachDatabase, type TestApp } from './helpers/app'
@@ -142,6 +142,76 @@ describeEachDatabase('mail outbox', (t) => {
     expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null, next_attempt_at: null })
     expect(row.sent_at).not.toBeNull()
     expect(await files.runOnce()).toBe(0)
+  })
+
+  it("keeps a message's attachments in its transaction: both when it commits, neither when it rolls back", async () => {
+    const pdf = Buffer.from('%PDF-1.3\n% a tiny file\n%%EOF\n', 'latin1')
+    const notes = new Uint8Array([0, 1, 2, 255, 254])
+    const id = await queue(t.current, { subject: 'With files', attachments: [{ filename: 'invoice-OR1.pdf', contentType: 'application/pdf', content: pdf }, { filename: '../notes.bin', contentType: 'application/octet-stream', content: notes }] })
+    const files = await attachmentsOf(t.current.db, id)
+    expect(files.map((f) => [f.filename, f.contentType, [...f.content]])).toEqual([
+      ['invoice-OR1.pdf', 'application/pdf', [...pdf]],
+      // No path survives in a file's name.
+      ['.._notes.bin', 'application/octet-stream', [0, 1, 2, 255, 254]],
+    ])
+
+    const filesBefore = Number((await sql<{ n: string }>`select count(*)::text as n from ${sql.id(ATTACHMENT_TABLE)}`.execute(t.current.db)).rows[0]!.n)
+    let rolledBackId = 0
+    await expect(
+      t.current.db.transaction().execute(async (trx) => {
+        rolledBackId = await queueMail(trx, { to: 'x@example.com', subject: 'Rolled back', text: '…', attachments: [{ filename: 'a.pdf', contentType: 'application/pdf', content: pdf }] })
+        throw new Error('the write failed')
+      }),
+    ).rejects.toThrow('the write failed')
+    expect(await outboxRow(t.current, rolledBackId)).toBeUndefined()
+    expect(await attachmentsOf(t.current.db, rolledBackId)).toEqual([])
+    expect(Number((await sql<{ n: string }>`select count(*)::text as n from ${sql.id(ATTACHMENT_TABLE)}`.execute(t.current.db)).rows[0]!.n)).toBe(filesBefore)
+
+    // A file of no named type, or too heavy, is refused before anything is written.
+    await expect(queue(t.current, { attachments: [{ filename: 'x', contentType: 'pdf', content: pdf }] })).rejects.toThrow(/content type/)
+    await expect(queue(t.current, { attachments: [{ filename: 'x.bin', contentType: 'application/octet-stream', content: new Uint8Array(MAX_ATTACHMENT_BYTES + 1) }] })).rejects.toThrow(/at most/)
+  })
+
+  it('sends the attachments with the message, as base64 MIME parts of their type, to files and by SMTP', async () => {
+    const pdf = Buffer.from('%PDF-1.3\n% not much of an invoice\n%%EOF\n', 'latin1')
+    const files = sender({ transport: fileTransport(mailDir, FROM) })
+    await files.runOnce()
+    const id = await queue(t.current, { to: 'buyer@example.com', subject: 'Your invoice', text: 'Attached.', attachments: [{ filename: 'invoice-OR2026112700 1.pdf', contentType: 'application/pdf', content: pdf }] })
+    expect(await files.runOnce()).toBe(1)
+    const eml = readFileSync(join(mailDir, `${id}.eml`), 'utf8')
+    expect(eml).toContain('Content-Type: multipart/mixed')
+    const part = /Content-Type: application\/pdf; name="invoice-OR2026112700 1\.pdf"\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: attachment;\s+filename="invoice-OR2026112700 1\.pdf"\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n--/.exec(eml)
+    expect(part, eml).not.toBeNull()
+    expect(Buffer.from(part![1]!.replace(/\s+/g, ''), 'base64').equals(pdf)).toBe(true)
+    expect((await outboxRow(t.current, id)).status).toBe('sent')
+    await senders.pop()!.stop()
+
+    const smtp = await fakeSmtpServer()
+    try {
+      const s = sender({ transport: smtpTransport(`smtp://127.0.0.1:${smtp.port}`, FROM) })
+      await s.runOnce()
+      const byMail = await queue(t.current, { subject: 'Invoice by SMTP', attachments: [{ filename: 'invoice.pdf', contentType: 'application/pdf', content: pdf }] })
+      expect(await s.runOnce()).toBe(1)
+      expect((await outboxRow(t.current, byMail)).status).toBe('sent')
+      expect(smtp.messages).toHaveLength(1)
+      expect(smtp.messages[0]).toMatch(/^Content-Type: application\/pdf; name=invoice\.pdf\r$/m)
+      expect(smtp.messages[0]).toContain(pdf.toString('base64'))
+    } finally {
+      await senders.pop()!.stop()
+      smtp.server.close()
+    }
+  })
+
+  it("sweeps the files of a message an admin deleted (a sender's first round, then hourly)", async () => {
+    const id = await queue(t.current, { subject: 'Deleted', attachments: [{ filename: 'a.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') }] })
+    const kept = await queue(t.current, { subject: 'Kept', attachments: [{ filename: 'b.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') }] })
+    const deleted = await t.current.call({ method: 'DELETE', url: `${OUTBOX}/delete/${id}` })
+    expect(deleted.status, deleted.raw).toBeLessThan(300)
+    expect(await attachmentsOf(t.current.db, id)).toHaveLength(1)
+    const s = sender({ transport: fileTransport(mailDir, FROM) })
+    await s.runOnce()
+    expect(await attachmentsOf(t.current.db, id)).toEqual([])
+    expect(await attachmentsOf(t.current.db, kept)).toHaveLength(1)
   })
 
   it('sends soon after a message is queued, without waiting for its poll', async () => {

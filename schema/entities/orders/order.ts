@@ -139,6 +139,12 @@ export const order = defineEntity({
     amount: 'net_amount',
     signatures: ['print.prepared_by', 'print.received_by'],
   },
+  // `order-managements/orders/{paymentStatus?}` (the spec), and the orders still on their way to the customer.
+  views: {
+    paid: { route: { area: 'order-managements', list: 'orders/paid' }, filter: { payment_status: 'paid' }, nav: false },
+    unpaid: { route: { area: 'order-managements', list: 'orders/unpaid' }, filter: { payment_status: ['unpaid', 'partial'] }, nav: false },
+    incomplete: { route: { area: 'order-managements', list: 'orders/incomplete' }, filter: { status: ['processing', 'confirmed', 'packaging', 'on_the_way'] }, nav: false },
+  },
   related: [
     { entity: 'order_payment', via: 'order', columns: ['voucher_no', 'payment_date', 'amount', 'payment_method', 'ledger'] },
     { entity: 'order_refund', via: 'order', columns: ['voucher_no', 'refund_date', 'amount', 'ledger'] },

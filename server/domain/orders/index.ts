@@ -4,6 +4,7 @@ import type { DomainModule } from '../../engine/modules'
 import { paymentHooks, paymentPosting, refundHooks, refundPosting } from './payments'
 import { sendInvoiceHandler } from './invoice-mail'
 import { registerOrderRoutes } from './routes'
+import { orderWidgets } from './widgets'
 import { cancelHandler, confirmHandler, orderHooks, orderMoves, salePosting } from './sale'
 
 /**
@@ -21,6 +22,7 @@ export function ordersModule(): DomainModule {
     actions: { order: { confirm: confirmHandler, cancel: cancelHandler, send_email: sendInvoiceHandler } },
     stockMoves: { order: orderMoves },
     postings: { order: salePosting, order_payment: paymentPosting, order_refund: refundPosting },
+    widgets: orderWidgets,
     routes: registerOrderRoutes,
     async onStart({ db, registry }) {
       // The statuses every order's `order_status` follows: whichever is missing is added, in order.
