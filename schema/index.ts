@@ -66,7 +66,7 @@ import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
 import { trialBalance } from './reports/trial-balance'
-import { ecommerceWidgets } from './dashboards/ecommerce'
+import { dashboardWidgets } from './dashboards'
 import type { Widget } from './kit/widget'
 
 export const registry = {
@@ -183,7 +183,7 @@ export const reportRegistry = {
 export const reports: readonly Report[] = Object.values(reportRegistry)
 
 /** The dashboards' widgets (schema/dashboards/); their data come from the domain modules. */
-export const widgets: readonly Widget[] = [...ecommerceWidgets]
+export const widgets: readonly Widget[] = dashboardWidgets
 
 export function entityByName(name: string): Entity<string, Fields> | undefined {
   return entities.find((e) => e.name === name)

@@ -23,6 +23,8 @@ export type EngineCtx = {
   hooks?: HookRegistry
   /** The files the request's multipart body stored: what a write may put in a file field besides the record's own (uploads.ts). */
   uploads?: ReadonlySet<string>
+  /** The caller's language (their request's Accept-Language): what an action writes for a person (a mailed invoice) is in it. */
+  language?: string
 }
 
 /** Whether the row is the caller's own user row and the entity lets a user do `action` on it. */

@@ -50,7 +50,7 @@ export function actionConfig(entity: Entity<string, Fields>, action: Action, has
 
 /** An engine context for a request: the caller is the actor, and the engine checks their access. */
 export function requestContext(deps: EngineDeps, entity: Entity<string, Fields>, request: FastifyRequest): Ctx {
-  return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, access: 'check', hooks: deps.hooks, uploads: uploadsOf(request) }
+  return { db: deps.db, registry: deps.registry, entity, actor: request.principal ?? null, access: 'check', hooks: deps.hooks, uploads: uploadsOf(request), language: request.headers['accept-language'] }
 }
 
 /** The most records one request may name (`delete_multiple/`, `delete_impact/?ids=`). */

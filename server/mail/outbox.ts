@@ -74,7 +74,7 @@ export async function queueMail(db: Executor | Trx, mail: Mail): Promise<number>
 }
 
 /** A message's files in their order, as stored (the sender's, and a test's). */
-export async function attachmentsOf(db: Executor | Trx, messageId: number): Promise<Array<MailAttachment & { content: Buffer }>> {
+export async function attachmentsOf(db: Executor | Trx, messageId: number): Promise<Array<Omit<MailAttachment, 'content'> & { content: Buffer }>> {
   const rows = await db
     .selectFrom(ATTACHMENT_TABLE)
     .select(['filename', 'content_type', 'content'])

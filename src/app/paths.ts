@@ -5,6 +5,7 @@ export const paths = {
   profile: '/pages/profile',
   inbox: '/apps/mail',
   dashboard: '/apps/dashboards/project',
+  analytics: '/apps/dashboards/analytics',
   error404: '/pages/errors/error-404',
   forgotPassword: '/pages/auth/forgot-password-2',
   /** The mailed link of a password reset: `?token=…` (server/domain/identity/password-reset.ts). */

@@ -33,6 +33,7 @@ import { SessionAccess } from './SessionAccess'
 const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens, ...purchasingScreens }
 
 const ProjectDashboard = lazyRouteComponent(() => import('../modules/dashboards/ProjectDashboard'), 'ProjectDashboard')
+const AnalyticsDashboard = lazyRouteComponent(() => import('../modules/dashboards/AnalyticsDashboard'), 'AnalyticsDashboard')
 const ExamplePage = lazyRouteComponent(() => import('../shell/pages/ExamplePage'), 'ExamplePage')
 const MultiLanguagePage = lazyRouteComponent(() => import('../shell/pages/MultiLanguagePage'), 'MultiLanguagePage')
 const PassengerSearchPage = lazyRouteComponent(() => import('../shell/pages/PassengerSearchPage'), 'PassengerSearchPage')
@@ -175,6 +176,7 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
   const everyUser = requires({ level: 'user' })
   const shellRoutes = [
     createRoute({ getParentRoute: () => appRoute, path: paths.dashboard, beforeLoad: everyUser, component: ProjectDashboard }),
+    createRoute({ getParentRoute: () => appRoute, path: paths.analytics, beforeLoad: everyUser, component: AnalyticsDashboard }),
     createRoute({ getParentRoute: () => appRoute, path: paths.example, beforeLoad: everyUser, component: ExamplePage }),
     createRoute({ getParentRoute: () => appRoute, path: paths.multiLanguageDocs, beforeLoad: everyUser, component: MultiLanguagePage }),
     createRoute({ getParentRoute: () => appRoute, path: paths.profile, beforeLoad: everyUser, component: ProfilePage }),

@@ -13,6 +13,8 @@ export type Formatters = {
   percent: (value: number) => string
   /** Today-style long date: "Sunday, 22 November 2026". */
   longDate: (value: string) => string
+  /** A chart's figure, short (spec: "a k suffix"): 950 → "950", 12500 → "12.5k" ("12,5k" in Turkish). */
+  compact: (value: number | string) => string
 }
 
 // Latin digits keep ids, codes and amounts comparable across languages; Arabic text
@@ -35,6 +37,7 @@ export function formattersFor(language: Language): Formatters {
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
   const longDate = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' })
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })
+  const thousands = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })
   return {
     integer: (value) => integer.format(value),
     decimal: (value, scale = 2) => {
@@ -50,6 +53,11 @@ export function formattersFor(language: Language): Formatters {
       return Number.isNaN(d.getTime()) ? value : dateTime.format(d)
     },
     percent: (value) => percent.format(value),
+    compact: (value) => {
+      const n = Number(value)
+      if (!Number.isFinite(n)) return String(value)
+      return Math.abs(n) < 1000 ? thousands.format(n) : `${thousands.format(n / 1000)}k`
+    },
     longDate: (value) => {
       const d = new Date(`${value.slice(0, 10)}T00:00:00Z`)
       return Number.isNaN(d.getTime()) ? value : longDate.format(d)

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { todayIso } from '../../schema/kit/dates'
 import { widgets } from '../../schema'
 import { callerWith, describeEachDatabase, type Reply } from './helpers/app'

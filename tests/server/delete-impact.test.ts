@@ -31,7 +31,7 @@ describe('references in the registry', () => {
       referencesTo(entities, entities.find((e) => e.name === name)!)
         .map((r) => `${r.shownAs.name}.${r.field}:${r.effect}`)
         .sort()
-    expect(shown('city')).toEqual(['branch.city:clear', 'shippingaddress.city:refuse', 'thana.city:refuse', 'user.city:refuse'])
+    expect(shown('city')).toEqual(['billingaddress.city:refuse', 'branch.city:clear', 'shippingaddress.city:refuse', 'thana.city:refuse', 'user.city:refuse'])
     // Many-to-many links and a document's lines.
     expect(shown('permission')).toEqual(['role.permissions:unlink'])
     expect(shown('menu_item')).toEqual(['menu_item.parent:delete', 'role_menu.menu_items:unlink'])

@@ -1,4 +1,4 @@
-import { defineEntity, f, lineTotal, linesTotal, money } from '../../kit'
+import { defineEntity, f, lineTotal, linesTotal, money, MONEY_MAX } from '../../kit'
 import { cashOrBankLedger } from '../accounting/cash-or-bank'
 import { ORDER_STATUSES } from './order-status'
 
@@ -93,7 +93,8 @@ export const order = defineEntity({
       field: 'discount_amount',
       message: 'validation.discount_above_items',
       fields: ['discount_amount', 'order_items'],
-      check: (o) => !o.discount_amount || money.compare(o.discount_amount as string, linesTotal(o, 'order_items', 'price')) <= 0,
+      // A discount that is no amount at all is its own field's error, not this one.
+      check: (o) => !money.isAmount(o.discount_amount as string) || money.compare(o.discount_amount as string, MONEY_MAX) > 0 || money.compare(o.discount_amount as string, linesTotal(o, 'order_items', 'price')) <= 0,
     },
   ],
   numbering: { field: 'order_no', prefix: 'OR', reset: 'day', date: 'order_date' },

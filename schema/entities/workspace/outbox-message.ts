@@ -4,7 +4,10 @@ import { defineEntity, f } from '../../kit'
  * A mail the application sends (a password reset, later an order's or a ticket's mail),
  * queued in the transaction of the write that asks for it and delivered after commit by the
  * server's sender (server/mail/). Only the server writes it (there is no create or update
- * route): admins read the outbox, may send a message again or delete it.
+ * route): admins read the outbox, may send a message again or delete it. A message's files
+ * (an order's invoice PDF) are kept beside it in the system table `outbox_attachment`
+ * (server/mail/outbox.ts; bytes as bytea, which no registry field holds), written in the
+ * same transaction; the sender sweeps those of a deleted message.
  */
 export const MAIL_STATUSES = ['queued', 'retrying', 'sent', 'failed'] as const
 

@@ -5,6 +5,7 @@ import { languageOf, translator, type Language } from '../../i18n'
 import type { ActionArgs, ActionHandler } from '../../engine/service'
 import { readRow } from '../../engine/service'
 import { queueMail } from '../../mail/outbox'
+import { addressOf } from './addresses'
 import { dueOf, invoicePdf, type InvoiceFacts, type InvoiceLine } from './invoice-pdf'
 
 /**
@@ -14,24 +15,16 @@ import { dueOf, invoicePdf, type InvoiceFacts, type InvoiceLine } from './invoic
  * judged `to` — and queues the mail with its PDF in that transaction, so that the message and
  * its attachment exist exactly when the request commits. The sender delivers it after.
  *
- * Its language: the request's (Accept-Language) once the engine hands it to an action
- * (`language` beside the action's arguments); until then English. The PDF of an Arabic
+ * Its language: the request's (Accept-Language; `language` of the action's arguments). The PDF of an Arabic
  * invoice has English labels (./invoice-pdf.ts: pdfkit lays out no right-to-left line), its
  * mail is Arabic.
  */
 type Address = { name: string | null; email: string | null; phone: string | null; street_address: string | null; zip_code: string | null; thana: string | null; city: string | null; country: string | null }
 
-/**
- * The order's newest address of a kind (`billingaddress`, `shippingaddress`): what routes.ts's
- * `addressOf` reads for `get_invoice_by_order_id`, as flat text.
- */
-async function addressOf(trx: Trx, table: 'billingaddress' | 'shippingaddress', orderId: number): Promise<Address | null> {
-  const found = await sql<Address>`
-    select a.name, a.email, a.phone, a.street_address, a.zip_code, t.name as thana, c.name as city, k.name as country
-    from ${sql.id(table)} a
-    left join thana t on t.id = a.thana left join city c on c.id = a.city left join country k on k.id = a.country
-    where a."order" = ${orderId} order by a.id desc limit 1`.execute(trx)
-  return found.rows[0] ?? null
+/** An order's newest address of a kind, as the PDF prints it: its names flat. */
+async function flatAddressOf(trx: Trx, table: 'billingaddress' | 'shippingaddress', orderId: number): Promise<Address | null> {
+  const a = await addressOf(trx, table, orderId)
+  return a && { name: a.name, email: a.email, phone: a.phone, street_address: a.street_address, zip_code: a.zip_code, thana: a.thana?.name ?? null, city: a.city?.name ?? null, country: a.country?.name ?? null }
 }
 
 /** An address as the lines of its block: the name, the street, the place, the contacts. */
@@ -59,7 +52,7 @@ const label = (row: Row, field: string): string | null => {
 }
 
 /** The request's language, when the engine passes it to the action; English otherwise. */
-const languageFor = (args: ActionArgs): Language => languageOf((args as ActionArgs & { language?: string }).language)
+const languageFor = (args: ActionArgs): Language => languageOf(args.language)
 
 export const sendInvoiceHandler: ActionHandler = async (args) => {
   const { trx, id, input, registry, engine } = args
@@ -68,7 +61,7 @@ export const sendInvoiceHandler: ActionHandler = async (args) => {
   const order = await readRow(engine(orderEntity), id)
   const customerFound = await sql<Customer>`select u.email, u.first_name, u.last_name from "order" o join "user" u on u.id = o."user" where o.id = ${id}`.execute(trx)
   const customer = customerFound.rows[0]
-  const [billing, shipping, company] = await Promise.all([addressOf(trx, 'billingaddress', id), addressOf(trx, 'shippingaddress', id), companyOf(trx)])
+  const [billing, shipping, company] = await Promise.all([flatAddressOf(trx, 'billingaddress', id), flatAddressOf(trx, 'shippingaddress', id), companyOf(trx)])
   const customerName = customer ? [customer.first_name, customer.last_name].filter((n) => !!n && n.trim() !== '').join(' ') : ''
   const lines = ((order.order_items as Row[] | undefined) ?? []).map<InvoiceLine>((l) => ({
     product_name: text(l.product_name),

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { isSet, lineLinkColumn, type Entity, type Fields } from '../../../schema/kit'
+import { isSet, lineLinkColumn } from '../../../schema/kit'
 import { rowIdValueOf } from '../../../schema/kit/validators'
 import type { Row } from '../../db/types'
 import { can } from '../../auth/principal'
@@ -11,6 +11,7 @@ import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { requestContext } from '../../engine/routes'
 import { createRow, deleteRow, inTransaction, notFound, readList, readRow, runAction, updateRow } from '../../engine/service'
+import { addressOf } from './addresses'
 import { confirmHandler } from './sale'
 
 /**
@@ -140,14 +141,14 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     app.get<Ids>(`${base}/get_a_customer_order_detail_with_order_orderitem_shipping/:id`, async (req) => {
       const id = rowIdOf(order, req.params.id)
       const row = await readRow(ctxFor(req, await ownerOf(id), order.permissions.DETAILS), id)
-      return { order: row, order_items: row.order_items, shipping: await addressOf(shipping, id) }
+      return { order: row, order_items: row.order_items, shipping: await addressOf(deps.db, 'shippingaddress', id) }
     })
 
     // The invoice's facts (api-contract §4.9): `{order, billing, shipping}`.
     app.get<Ids>(`${base}/get_invoice_by_order_id/:id`, async (req) => {
       const id = rowIdOf(order, req.params.id)
       const row = await readRow(ctxFor(req, await ownerOf(id), order.permissions.DETAILS), id)
-      return { order: row, billing: await addressOf(billing, id), shipping: await addressOf(shipping, id) }
+      return { order: row, billing: await addressOf(deps.db, 'billingaddress', id), shipping: await addressOf(deps.db, 'shippingaddress', id) }
     })
   }
 
@@ -181,26 +182,12 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     return reply.code(201).send({ order_details: made })
   })
 
-  /** An order's address of one kind (`shippingaddress_using_order_id/{orderId}`), as the invoice shows it. */
-  async function addressOf(entity: Entity<string, Fields>, orderId: number): Promise<Row | null> {
-    const found = await sql<Row>`
-      select a.id, a.name, a.email, a.phone, a.street_address, a.zip_code,
-        json_build_object('id', u.id, 'first_name', u.first_name, 'last_name', u.last_name) as user,
-        case when t.id is null then null else json_build_object('id', t.id, 'name', t.name) end as thana,
-        case when c.id is null then null else json_build_object('id', c.id, 'name', c.name) end as city,
-        case when k.id is null then null else json_build_object('id', k.id, 'name', k.name) end as country
-      from ${sql.id(entity.name)} a join "user" u on u.id = a."user"
-      left join thana t on t.id = a.thana left join city c on c.id = a.city left join country k on k.id = a.country
-      where a."order" = ${orderId} order by a.id desc limit 1`.execute(deps.db)
-    return found.rows[0] ?? null
-  }
-
   for (const url of [`/shippingaddress/api/v1/shippingaddress_using_order_id/:id`, `${shipping.api.base}/shippingaddress_using_order_id/:id`]) {
     app.get<Ids>(url, async (req) => {
       const id = rowIdOf(order, req.params.id)
       // The address is the order's: its customer, or staff who may read addresses.
       ctxFor(req, await ownerOf(id), shipping.permissions.DETAILS)
-      return { shippingaddress: await addressOf(shipping, id) }
+      return { shippingaddress: await addressOf(deps.db, 'shippingaddress', id) }
     })
   }
 

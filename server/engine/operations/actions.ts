@@ -24,6 +24,8 @@ export type ActionArgs = {
   hooks?: HookRegistry
   /** Engine calls made by the handler (as the system, audited as the caller, in this transaction). */
   engine: (entity: Entity<string, Fields>) => EngineCtx
+  /** The caller's language (Accept-Language), for what the action writes for a person. */
+  language?: string
 }
 export type ActionHandler = (args: ActionArgs) => Promise<void> | void
 
@@ -48,7 +50,7 @@ export async function runAction(ctx: EngineCtx, rowId: number, name: string, inp
     }
     const fieldLabelKey = (field: string) => action.input[field]?.label ?? `field.${field}`
     const values = validateShape({ fields: action.input, fieldNames: action.inputNames, rules: [], linesFieldNames: [], fieldLabelKey }, input)
-    await handler?.({ trx, id: rowId, row: before, input: values, actor: ctx.actor, registry: ctx.registry, hooks: ctx.hooks, engine: (entity) => asSystem(ctx, entity, trx) })
+    await handler?.({ trx, id: rowId, row: before, input: values, actor: ctx.actor, registry: ctx.registry, hooks: ctx.hooks, engine: (entity) => asSystem(ctx, entity, trx), language: ctx.language })
     const after = action.transition ? await moveStatus(ctx, trx, action, rowId, before) : (await read(ctx, trx, rowId))!
     const changes = auditChanges(ctx.entity, before, after, null)
     if (action.inputNames.length > 0) changes._input = [null, values]

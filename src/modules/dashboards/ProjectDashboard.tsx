@@ -7,6 +7,9 @@ import { useFormat } from '../../i18n/useFormat'
 import { Icon } from '../../engine/ui/icons'
 import { useQuickPanelData } from '../../shell/panels/useQuickPanelData'
 import { Welcome } from './Welcome'
+import { dashboardWidgets } from '../../../schema/dashboards'
+import { paths } from '../../app/paths'
+import { useReadableWidgets, WidgetDashboard } from './WidgetDashboard'
 
 type Count = { isPending: true } | { isPending: false; value: number | undefined }
 
@@ -71,11 +74,32 @@ function RecordCounts({ entities }: { entities: AnyEntity[] }) {
 }
 
 /**
- * `/apps/dashboards/project`: the records of every list the user may open; for someone the
- * back-office gives no list (a registered USER), a welcome to what is theirs instead.
+ * `/apps/dashboards/project`: the shop's figures, lists and charts (the registry's widgets) the
+ * user may read; for someone who may read none, the records of every list they may open; for
+ * someone the back-office gives no list (a registered USER), a welcome to what is theirs.
  */
 export function ProjectDashboard() {
+  const { t } = useTranslation()
   const access = useAccess()
+  const widgets = useReadableWidgets(dashboardWidgets, 'project')
   const entities = useEntities().filter((entity) => !entity.isLine && access.can(entity.permissions.LIST))
+  if (widgets.length > 0) {
+    return (
+      <div>
+        <header className="mb-6 flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h1 className="text-2xl font-semibold tracking-tight">{t('dashboard.title')}</h1>
+            <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t('dashboard.shop_subtitle')}</p>
+          </div>
+          <Link to={paths.analytics} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+            {t('dashboard.analytics_title')}
+          </Link>
+        </header>
+        <WidgetDashboard widgets={widgets} dashboard="project" period={NO_PERIOD} />
+      </div>
+    )
+  }
   return entities.length === 0 ? <Welcome /> : <RecordCounts entities={entities} />
 }
+
+const NO_PERIOD = {}

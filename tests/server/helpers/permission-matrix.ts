@@ -1,3 +1,4 @@
+import { widgets as registeredWidgets } from '../../../schema'
 import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { beforeAll, expect, it } from 'vitest'
@@ -185,6 +186,11 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
     // Orders (server/domain/orders/routes.ts): any signed-in caller reaches them; each then acts under the order's
     // permission, or as the customer on their own order (a stranger's order answers 403, an unknown one 404).
     ...(entities.some((e) => e.name === 'order') ? orderExpectations(byName('order'), byName('shippingaddress')) : []),
+    // Dashboard widgets (server/engine/widgets.ts): each contract route under the LIST of what it reads; the dashboard's one request for anyone signed in (it answers what they may read).
+    ...registeredWidgets
+      .filter((w) => w.route && entities.some((e) => e.name === w.reads))
+      .flatMap((w) => [`/dashboard/api/v1/${w.route}/`, `/dashboard/api/v1/dashboard/${w.route}/`].map((url) => ({ method: 'GET', url, access: permission(byName(w.reads).permissions.LIST) }))),
+    ...(registeredWidgets.some((w) => entities.some((e) => e.name === w.reads)) ? [{ method: 'GET', url: '/dashboard/api/v1/widgets/', access: { kind: 'signed-in' } as const }] : []),
     // The CMS (server/domain/cms): the site's read routes, pictures for a post's body, the blog categories at the contract's base.
     ...(entities.some((e) => e.name === 'cms_menu') ? cmsExpectations(entities) : []),
     // Subscriptions (server/domain/membership/subscriptions.ts): the create of many, and anyone's own list.

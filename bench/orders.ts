@@ -1,0 +1,445 @@
+/**
+ * `npm run bench:orders` (issue 22's bench): on a throwaway PostgreSQL cluster, the server on a
+ * port and the bench its HTTP client (fetch, keep-alive), ORDERS orders (default 100,000; 1–3
+ * lines each) are created through `POST /order/api/v1/order/create/` and then confirmed through
+ * `POST /order/api/v1/order/confirm/{id}` — every third paying all it owes into Cash with the
+ * confirmation, every third a part, the rest nothing — CONCURRENCY callers at once (default 8).
+ * The products (PRODUCTS, default 200, in CATEGORIES categories, default 10), their stock
+ * (stock adjustments, enough for every order: what the orders will take is known before the
+ * first is sent) and the customers (CUSTOMERS, default 1,000) are made through the API too.
+ *
+ * Then each dashboard route (every widget's contract route, and the whole `project` and
+ * `analytics` dashboards in one request each) is asked ROUTE_REQUESTS times (default 50, one
+ * after the other, after a few untimed), next to its SQL floor: the widget's own query
+ * (server/domain/orders/widgets.ts) run as often on the bench's own connection — no HTTP, no
+ * JSON, no permissions. A route whose p95 is over the issue's 200 ms has its queries'
+ * EXPLAIN (ANALYZE, BUFFERS) printed (EXPLAIN=all: every route's). The bench reports; it
+ * asserts nothing about time. It prints its tables; BENCH_RESULTS=1 also writes them as the
+ * "orders" section of bench/RESULTS.md.
+ *
+ *   ORDERS=2000 npm run bench:orders     a quick try
+ */
+import { cpus, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import { entities, widgets } from '../schema'
+import type { Widget } from '../schema/kit/widget'
+import { connect } from '../server/db/connect'
+import type { Db } from '../server/db/types'
+import { orderWidgets } from '../server/domain/orders/widgets'
+import type { WidgetParams } from '../server/engine/widgets'
+import { startPostgres, type Cluster } from '../tests/support/postgres-cluster'
+import { startServer, type RunningServer } from '../tests/support/server-process'
+import { writeSection } from './accounting-results'
+import { signIn } from './load'
+
+const int = (name: string, fallback: number) => {
+  const v = process.env[name] ?? process.env[`BENCH_${name}`]
+  const n = v === undefined || v === '' ? fallback : Number(v.replaceAll('_', ''))
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, not ${v}`)
+  return n
+}
+const ORDERS = int('ORDERS', 100_000)
+const CONCURRENCY = int('CONCURRENCY', 8)
+const PRODUCTS = int('PRODUCTS', 200)
+const CATEGORIES = int('CATEGORIES', 10)
+const CUSTOMERS = int('CUSTOMERS', 1_000)
+const ROUTE_REQUESTS = int('ROUTE_REQUESTS', 50)
+const WARMUP = 5
+/** The issue's target for each dashboard route's p95. */
+const TARGET_MS = 200
+/** Orders are dated over this many days up to today (the dashboard's "last 30 days" sees about a twelfth of them). */
+const DAYS = 365
+/** Lines per stock adjustment. */
+const ADJUSTMENT_LINES = 25
+const EXPLAIN_ALL = process.env.EXPLAIN === 'all'
+const RESULTS = join(import.meta.dirname, 'RESULTS.md')
+const NO_PERIOD: WidgetParams = { date_after: null, date_before: null }
+
+// ---------------------------------------------------------------- figures
+
+type Figures = { n: number; p50: number; p95: number; p99: number; mean: number; rps: number }
+
+/** As bench/stats.ts's `figures`, with the p99. */
+function figuresOf(samples: number[], wallMs: number): Figures {
+  const sorted = Float64Array.from(samples).sort()
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+  const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length)
+  return { n: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), mean, rps: (sorted.length / wallMs) * 1000 }
+}
+
+/** `tasks` run by `concurrency` callers, each task timed; progress every 10 %. */
+async function timedPool<T>(label: string, count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<{ figures: Figures; results: T[] }> {
+  const samples = new Array<number>(count)
+  const results = new Array<T>(count)
+  let next = 0
+  let done = 0
+  const start = performance.now()
+  const step = Math.max(1, Math.floor(count / 10))
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const i = next++
+        const t0 = performance.now()
+        results[i] = await task(i)
+        samples[i] = performance.now() - t0
+        if (++done % step === 0 && count >= 1000) {
+          const s = (performance.now() - start) / 1000
+          console.log(`  ${label}: ${done.toLocaleString('en')} / ${count.toLocaleString('en')} in ${s.toFixed(0)} s (${(done / s).toFixed(0)}/s)`)
+        }
+      }
+    }),
+  )
+  return { figures: figuresOf(samples, performance.now() - start), results }
+}
+
+/** `task` run `total` times one after the other, after WARMUP untimed runs. */
+async function sequential(total: number, task: () => Promise<unknown>): Promise<Figures> {
+  for (let i = 0; i < WARMUP; i++) await task()
+  const samples: number[] = []
+  const start = performance.now()
+  for (let i = 0; i < total; i++) {
+    const t0 = performance.now()
+    await task()
+    samples.push(performance.now() - t0)
+  }
+  return figuresOf(samples, performance.now() - start)
+}
+
+// ---------------------------------------------------------------- the API
+
+type Api = <T = Record<string, unknown>>(path: string, body?: unknown, expected?: number) => Promise<T>
+
+function apiOf(url: string, token: string): Api {
+  return async <T>(path: string, body?: unknown, expected?: number): Promise<T> => {
+    const r = await fetch(`${url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await r.text()
+    if (expected !== undefined ? r.status !== expected : !r.ok) throw new Error(`${body === undefined ? 'GET' : 'POST'} ${path}: ${r.status} ${text.slice(0, 500)}`)
+    return JSON.parse(text) as T
+  }
+}
+
+/** A deterministic pseudo-random sequence in [0, 1) (mulberry32): the same orders on every run. */
+function randomOf(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+type Planned = { customer: number; date: string; lines: Array<{ product: number; quantity: number }> }
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10)
+
+/**
+ * The orders, decided before any is sent: a customer, a day in the last DAYS days, 1–3 distinct
+ * products (skewed: the first products sell most, as best sellers do), 1–3 units each. Indexes
+ * into the products and customers made.
+ */
+function plan(count: number): Planned[] {
+  const random = randomOf(22)
+  const today = new Date()
+  const out: Planned[] = []
+  for (let i = 0; i < count; i++) {
+    const n = 1 + Math.floor(random() * 3)
+    const chosen = new Set<number>()
+    while (chosen.size < n) chosen.add(Math.floor(random() * random() * PRODUCTS))
+    const day = new Date(today.getTime() - Math.floor(random() * DAYS) * 86_400_000)
+    out.push({
+      customer: Math.floor(random() * CUSTOMERS),
+      date: isoDay(day),
+      lines: [...chosen].map((product) => ({ product, quantity: 1 + Math.floor(random() * 3) })),
+    })
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- seeding
+
+type Seeded = { products: number[]; customers: number[]; cash: number; seconds: { catalogue: number; stock: number; customers: number }; units: number }
+
+async function seed(api: Api, orders: Planned[]): Promise<Seeded> {
+  let t0 = performance.now()
+  const categories: number[] = []
+  for (let c = 0; c < CATEGORIES; c++) categories.push((await api<{ id: number }>('/category/api/v1/category/create/', { name: `Bench category ${c + 1}` }, 201)).id)
+  const { results: products } = await timedPool('products', PRODUCTS, CONCURRENCY, async (p) =>
+    (await api<{ id: number }>('/product/api/v1/product/create/', { name: `Bench product ${p + 1}`, unit_price: `${5 + ((p * 7919) % 200)}.${String((p * 31) % 100).padStart(2, '0')}`, category: categories[p % CATEGORIES] }, 201)).id,
+  )
+  const catalogue = (performance.now() - t0) / 1000
+
+  // What the orders will take of each product, and a little more (0–39 units: some end at or under their alert of 5).
+  t0 = performance.now()
+  const demand = new Array<number>(PRODUCTS).fill(0)
+  for (const o of orders) for (const l of o.lines) demand[l.product]! += l.quantity
+  const stock = demand.map((d, p) => d + ((p * 37) % 40) + 1)
+  const batches: number[][] = []
+  for (let p = 0; p < PRODUCTS; p += ADJUSTMENT_LINES) batches.push(Array.from({ length: Math.min(ADJUSTMENT_LINES, PRODUCTS - p) }, (_, k) => p + k))
+  await timedPool('stock adjustments', batches.length, Math.min(CONCURRENCY, 4), async (b) => {
+    const items = batches[b]!.map((p) => ({ product: products[p], quantity: stock[p], unit_cost: `${2 + ((p * 13) % 100)}.50` }))
+    const made = await api<{ id: number }>('/stock_adjustment/api/v1/stock_adjustment/create/', { reason: 'Bench opening stock', items }, 201)
+    await api(`/stock_adjustment/api/v1/stock_adjustment/confirm/${made.id}`, {})
+  })
+  const stockSeconds = (performance.now() - t0) / 1000
+
+  t0 = performance.now()
+  const { results: customers } = await timedPool('customers', CUSTOMERS, CONCURRENCY, async (c) => {
+    const password = `bench-pass-${c}-x`
+    return (
+      await api<{ id: number }>(
+        '/customer/api/v1/customer/create/',
+        { username: `bench${c + 1}`, email: `bench${c + 1}@shop.example`, first_name: 'Bench', last_name: `Customer ${c + 1}`, password, confirm_password: password },
+        201,
+      )
+    ).id
+  })
+  const customerSeconds = (performance.now() - t0) / 1000
+
+  const ledgers = await api<{ ledger_accounts: Array<{ id: number; name: string }> }>('/ledger_account/api/v1/ledger_account/search/?name=Cash')
+  const cash = ledgers.ledger_accounts.find((l) => l.name === 'Cash')!.id
+  return { products, customers, cash, seconds: { catalogue, stock: stockSeconds, customers: customerSeconds }, units: stock.reduce((a, b) => a + b, 0) }
+}
+
+/** Half of an amount, to the cent below. */
+const halfOf = (amount: string) => {
+  const cents = BigInt(Math.round(Number(amount) * 100)) / 2n
+  return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
+}
+
+// ---------------------------------------------------------------- the dashboard
+
+type RouteCase = { name: string; path: string; floor: (db: Db) => Promise<unknown>; widgets: Widget[] }
+
+/** Every widget's contract route, then the two dashboards in one request each; the floor of a dashboard is its widgets' queries one after the other, as the server runs them. */
+function routeCases(): RouteCase[] {
+  const run = (w: Widget) => {
+    const f = orderWidgets[w.name]
+    if (!f) throw new Error(`no query for the widget ${w.name}`)
+    return (db: Db) => f({ db, params: NO_PERIOD, actor: null, registry: entities })
+  }
+  const cases: RouteCase[] = widgets.filter((w) => w.route).map((w) => ({ name: w.route!, path: `/dashboard/api/v1/${w.route}/`, floor: run(w), widgets: [w] }))
+  for (const dashboard of ['project', 'analytics'] as const) {
+    const shown = widgets.filter((w) => w.dashboard === dashboard).sort((a, b) => a.order - b.order)
+    const runs = shown.map(run)
+    cases.push({
+      name: `widgets/?dashboard=${dashboard}`,
+      path: `/dashboard/api/v1/widgets/?dashboard=${dashboard}`,
+      floor: async (db) => {
+        for (const r of runs) await r(db)
+      },
+      widgets: shown,
+    })
+  }
+  return cases
+}
+
+type Measured = { c: RouteCase; http: Figures; sql: Figures; bytes: number }
+
+async function measureRoutes(url: string, token: string, db: Db): Promise<Measured[]> {
+  const headers = { authorization: `Bearer ${token}` }
+  const out: Measured[] = []
+  for (const c of routeCases()) {
+    let bytes = 0
+    const http = await sequential(ROUTE_REQUESTS, async () => {
+      const r = await fetch(`${url}${c.path}`, { headers })
+      const body = await r.arrayBuffer()
+      if (!r.ok) throw new Error(`${c.path}: ${r.status} ${Buffer.from(body).toString().slice(0, 300)}`)
+      bytes = body.byteLength
+    })
+    const floor = await sequential(ROUTE_REQUESTS, () => c.floor(db))
+    out.push({ c, http, sql: floor, bytes })
+    console.log(`  ${c.name}: HTTP p50 ${ms(http.p50)} p95 ${ms(http.p95)} · SQL p50 ${ms(floor.p50)} p95 ${ms(floor.p95)}`)
+  }
+  return out
+}
+
+/** The SQL a widget sends, caught on a Kysely that logs, then EXPLAIN (ANALYZE, BUFFERS) of each statement. */
+async function explainWidget(url: string, w: Widget): Promise<string[]> {
+  const caught: Array<{ sql: string; parameters: readonly unknown[] }> = []
+  const pool = new pg.Pool({ connectionString: url, max: 1 })
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool }),
+    log: (e) => {
+      if (e.level === 'query') caught.push({ sql: e.query.sql, parameters: e.query.parameters })
+    },
+  }) as unknown as Db
+  try {
+    await orderWidgets[w.name]!({ db, params: NO_PERIOD, actor: null, registry: entities })
+    const plans: string[] = []
+    for (const q of caught) {
+      const r = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers) ${q.sql}`, [...q.parameters]))
+      plans.push(`-- ${w.name}\n${q.sql.replace(/\s+/g, ' ').trim()}\n-- parameters: ${JSON.stringify(q.parameters)}\n${r.rows.map((row) => row['QUERY PLAN']).join('\n')}`)
+    }
+    return plans
+  } finally {
+    await db.destroy()
+  }
+}
+
+/**
+ * What the server's connections wait on while `work` runs, sampled every 100 ms from
+ * pg_stat_activity: each active one's wait (none: on the CPU) and, for a lock, the statement
+ * that waits — where confirmations queue behind each other.
+ */
+async function waitsDuring<T>(db: Db, work: () => Promise<T>): Promise<{ result: T; samples: number; waits: Array<[string, number]> }> {
+  const tally = new Map<string, number>()
+  let samples = 0
+  let running = true
+  const sampler = (async () => {
+    while (running) {
+      const rows = await sql<{ w: string }>`
+        select coalesce(a.wait_event_type || '/' || a.wait_event, 'on CPU') || case when a.wait_event_type = 'Lock' then ': ' || left(regexp_replace(a.query, '\\s+', ' ', 'g'), 80)
+          || coalesce(' — behind ' || (select case when b.state = 'active' then 'one waiting too' else 'one ' || b.state end from pg_stat_activity b where b.pid = (pg_blocking_pids(a.pid))[1]), '') else '' end as w
+        from pg_stat_activity a where a.state = 'active' and a.backend_type = 'client backend' and a.pid <> pg_backend_pid()`.execute(db)
+      samples++
+      for (const r of rows.rows) tally.set(r.w, (tally.get(r.w) ?? 0) + 1)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  })()
+  try {
+    return { result: await work(), samples, waits: [...tally].sort((a, b) => b[1] - a[1]) }
+  } finally {
+    running = false
+    await sampler
+  }
+}
+
+const waitLines = (label: string, w: { samples: number; waits: Array<[string, number]> }) => [
+  `${label}: the server's active connections over ${count(w.samples)} samples (100 ms apart), on average ${(w.waits.reduce((a, [, n]) => a + n, 0) / Math.max(1, w.samples)).toFixed(1)} at a time:`,
+  '',
+  ...w.waits.slice(0, 8).map(([what, n]) => `- ${(n / Math.max(1, w.samples)).toFixed(2)} × ${what.replaceAll('|', '\\|')}`),
+  '',
+]
+
+// ---------------------------------------------------------------- the run
+
+const ms = (x: number) => x.toFixed(1)
+const count = (n: number) => n.toLocaleString('en')
+
+async function main(): Promise<void> {
+  const startedAt = new Date()
+  const loadAtStart = loadavg()[0]!
+  console.log(`bench:orders — ${count(ORDERS)} orders, ${CONCURRENCY} callers, ${PRODUCTS} products in ${CATEGORIES} categories, ${count(CUSTOMERS)} customers; load average ${loadAtStart.toFixed(1)} on ${cpus().length} cores`)
+  const orders = plan(ORDERS)
+  const cluster: Cluster = await startPostgres({ settings: { shared_buffers: '256MB' } })
+  const dbUrl = `postgres://${cluster.user}@${cluster.host}:${cluster.port}/postgres`
+  let server: RunningServer | undefined
+  let own: Awaited<ReturnType<typeof connect>> | undefined
+  try {
+    server = await startServer({ DATABASE_URL: dbUrl })
+    own = await connect({ kind: 'postgres', url: dbUrl, poolConfig: { max: 2 } })
+    const db = own.db
+    const version = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db)).rows[0]!.v
+    const token = await signIn(server.url)
+    const api = apiOf(server.url, token)
+
+    console.log('seeding through the API…')
+    const seeded = await seed(api, orders)
+    console.log(`  ${PRODUCTS} products in ${seeded.seconds.catalogue.toFixed(1)} s, ${count(seeded.units)} units of stock in ${seeded.seconds.stock.toFixed(1)} s, ${count(CUSTOMERS)} customers in ${seeded.seconds.customers.toFixed(1)} s`)
+
+    console.log(`creating ${count(ORDERS)} orders…`)
+    const createWaits = await waitsDuring(db, () =>
+      timedPool('create', ORDERS, CONCURRENCY, async (i) => {
+        const o = orders[i]!
+        const made = await api<{ id: number; net_amount: string }>(
+          '/order/api/v1/order/create/',
+          { user: seeded.customers[o.customer], order_date: o.date, order_items: o.lines.map((l) => ({ product: seeded.products[l.product], quantity: l.quantity })) },
+          201,
+        )
+        return { id: made.id, net: made.net_amount }
+      }),
+    )
+    const created = createWaits.result
+    console.log(`  ${created.figures.rps.toFixed(1)} creates/s, p50 ${ms(created.figures.p50)} p95 ${ms(created.figures.p95)} p99 ${ms(created.figures.p99)} ms`)
+
+    console.log(`confirming ${count(ORDERS)} orders…`)
+    const confirmWaits = await waitsDuring(db, () =>
+      timedPool('confirm', ORDERS, CONCURRENCY, async (i) => {
+        const { id, net } = created.results[i]!
+        const body = i % 3 === 0 ? { pay_amount: net, ledger: seeded.cash } : i % 3 === 1 ? { pay_amount: halfOf(net), ledger: seeded.cash } : {}
+        await api(`/order/api/v1/order/confirm/${id}`, body, 200)
+      }),
+    )
+    const confirmed = confirmWaits.result
+    console.log(`  ${confirmed.figures.rps.toFixed(1)} confirms/s, p50 ${ms(confirmed.figures.p50)} p95 ${ms(confirmed.figures.p95)} p99 ${ms(confirmed.figures.p99)} ms`)
+
+    // What must hold, or the figures mean nothing.
+    const facts = (
+      await sql<{ orders: number; confirmed: number; paid: number; partial: number; unpaid: number; lines: number; negative: number; ledger_rows: number; stock_rows: number; payments: number }>`
+        select (select count(*) from "order")::int as orders, (select count(*) from "order" where status = 'confirmed')::int as confirmed,
+          (select count(*) from "order" where payment_status = 'paid')::int as paid, (select count(*) from "order" where payment_status = 'partial')::int as partial,
+          (select count(*) from "order" where payment_status = 'unpaid')::int as unpaid, (select count(*) from orderitem)::int as lines,
+          (select count(*) from inventory where quantity < 0)::int as negative, (select count(*) from account_log)::int as ledger_rows,
+          (select count(*) from stock_ledger)::int as stock_rows, (select count(*) from order_payment)::int as payments`.execute(db)
+    ).rows[0]!
+    if (facts.confirmed !== ORDERS || facts.negative > 0) throw new Error(`after the run: ${JSON.stringify(facts)}`)
+    console.log(`  ${JSON.stringify(facts)}`)
+
+    // As autovacuum would have by now: statistics for the planner and the visibility map.
+    await sql`checkpoint`.execute(db)
+    await sql`vacuum analyze`.execute(db)
+
+    console.log(`the dashboard's routes, ${ROUTE_REQUESTS} requests each…`)
+    const measured = await measureRoutes(server.url, token, db)
+
+    const slow = measured.filter((m) => EXPLAIN_ALL || m.http.p95 >= TARGET_MS || m.sql.p95 >= TARGET_MS)
+    const plans: string[] = []
+    for (const m of slow) for (const w of m.c.widgets.length === 1 || EXPLAIN_ALL ? m.c.widgets : []) plans.push(...(await explainWidget(dbUrl, w)))
+    const overDashboards = slow.filter((m) => m.c.widgets.length > 1)
+
+    const loadAtEnd = loadavg()[0]!
+    const lines = [
+      '## Orders and the dashboard through HTTP',
+      '',
+      `\`npm run bench:orders\` (bench/orders.ts), ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC: PostgreSQL ${version} (throwaway cluster, shared_buffers=256MB, fsync off), the server on a port and the bench its HTTP client (fetch, keep-alive) on the same ${cpus().length} cores; load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end${Math.max(loadAtStart, loadAtEnd) > cpus().length ? ' (the machine was busy with other work: figures are slower than on an idle one)' : ''}.`,
+      '',
+      `Seeded through the API: ${CATEGORIES} categories, ${PRODUCTS} products (${seeded.seconds.catalogue.toFixed(1)} s), ${count(seeded.units)} units of stock in ${Math.ceil(PRODUCTS / ADJUSTMENT_LINES)} stock adjustments — what the orders take and 1–40 more each (${seeded.seconds.stock.toFixed(1)} s) — and ${count(CUSTOMERS)} customers (${seeded.seconds.customers.toFixed(1)} s, ${CONCURRENCY} at once; each hashes a password). ` +
+        `Then **${count(ORDERS)} orders** of 1–3 lines (1–3 units each; the first products sell most), dated over the last ${DAYS} days, created and then confirmed through HTTP by ${CONCURRENCY} callers at once; one in three pays all it owes into Cash with the confirmation, one in three half, one in three nothing. ` +
+        `Afterwards: ${count(facts.orders)} orders, ${count(facts.lines)} lines, ${count(facts.stock_rows)} stock-ledger rows, ${count(facts.ledger_rows)} account-log rows, ${count(facts.payments)} payments; ${count(facts.paid)} paid, ${count(facts.partial)} partly, ${count(facts.unpaid)} unpaid; no stock below zero.`,
+      '',
+      '| Step | requests | per second | p50 ms | p95 ms | p99 ms |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...[
+        ['create (`order/create/`)', created.figures],
+        ['confirm (`order/confirm/{id}`)', confirmed.figures],
+      ].map(([name, f]) => {
+        const x = f as Figures
+        return `| ${name as string} | ${count(x.n)} | ${x.rps.toFixed(1)} | ${ms(x.p50)} | ${ms(x.p95)} | ${ms(x.p99)} |`
+      }),
+      '',
+      ...waitLines('While creating', createWaits),
+      ...waitLines('While confirming', confirmWaits),
+      `The dashboard's routes over them (no period asked: every order; the analytics' sales over time its last 30 days), after \`VACUUM ANALYZE\` as autovacuum would have done: ${ROUTE_REQUESTS} requests each, one after the other, after ${WARMUP} untimed. The SQL floor is the widget's own query (\`orderWidgets\`, server/domain/orders/widgets.ts) run as often on the bench's own connection — no HTTP, JSON or permission check; a dashboard's floor is its widgets' queries one after the other, as the server runs them.`,
+      '',
+      `| Route | HTTP p50 ms | HTTP p95 ms | SQL p50 ms | SQL p95 ms | answer bytes | p95 < ${TARGET_MS} ms? |`,
+      '|---|---:|---:|---:|---:|---:|---|',
+      ...measured.map((m) => `| \`${m.c.name}\` | ${ms(m.http.p50)} | ${ms(m.http.p95)} | ${ms(m.sql.p50)} | ${ms(m.sql.p95)} | ${count(m.bytes)} | ${m.http.p95 < TARGET_MS ? 'yes' : '**no**'} |`),
+      '',
+    ]
+    if (overDashboards.length > 0) lines.push(`Over ${TARGET_MS} ms as a whole: ${overDashboards.map((m) => `\`${m.c.name}\``).join(', ')} — the sum of its widgets' queries; their plans are those of the routes above.`, '')
+    const body = lines.join('\n')
+    console.log(`\n${body}`)
+    if (plans.length > 0) console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the ${EXPLAIN_ALL ? '' : `routes over ${TARGET_MS} ms' `}queries:\n\n${plans.join('\n\n')}`)
+    if (process.env.BENCH_RESULTS === '1') writeSection(RESULTS, 'orders', body)
+  } finally {
+    await own?.close()
+    if (server) {
+      if (server.interrupted()) console.error(`the server stopped on its own: ${server.state()}`)
+      await server.stop()
+    }
+    cluster.stop()
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e)
+  process.exit(1)
+})
