@@ -5,6 +5,7 @@ import { hashPassword } from '../auth/passwords'
 import type { HookRegistry } from '../engine/hooks'
 import { createRow, runAction } from '../engine/service'
 import { confirmHandler } from '../domain/purchasing/purchases'
+import { cancelHandler as cancelOrder, confirmHandler as confirmOrder } from '../domain/orders/sale'
 import { validateRecord, type Values } from '../engine/validate'
 import type { Db, Trx } from '../db/types'
 import { districts } from './data/bangladesh'
@@ -121,7 +122,9 @@ export async function seedDemo(trx: Trx, admin: number, hooks?: HookRegistry): P
   // Goods bought and on hand: products, a purchase from Padma Traders paid in part and confirmed (its
   // stock, bill and payment posted as "Pay Bill & Confirm" posts them), and an offer from Shirin to review.
   const products = []
-  for (const name of ['Srimangal Green Tea 500g', 'Clay Tea Cup', 'Jute Shopping Bag', 'Nakshi Kantha Cushion Cover']) products.push(Number((await write(registry.product, { name })).id))
+  for (const [name, price] of [['Srimangal Green Tea 500g', '450.00'], ['Clay Tea Cup', '80.00'], ['Jute Shopping Bag', '220.00'], ['Nakshi Kantha Cushion Cover', '550.00']] as const) {
+    products.push(Number((await write(registry.product, { name, unit_price: price })).id))
+  }
   const purchase = await write(registry.purchase_final, {
     vendor: padma,
     note: 'Opening stock',
@@ -134,6 +137,20 @@ export async function seedDemo(trx: Trx, admin: number, hooks?: HookRegistry): P
   const cash = (await sql<{ id: number }>`select id from ledger_account where name = 'Cash' and is_deletable = false`.execute(trx)).rows[0]!.id
   const purchases = { db: trx, registry: entities, entity: registry.purchase_final, actor: { id: admin, isAdmin: true, permissions: new Set<string>() }, access: 'system' as const, hooks }
   await runAction(purchases, Number(purchase.id), 'confirm', { paid_amount: '10000.00', ledger: cash }, confirmHandler)
+  // The shop's orders as the desk takes them: one delivered and paid by bkash, one on its way and paid in part,
+  // one cancelled and refunded, and a customer's cart not yet confirmed (server/domain/orders).
+  const [farhana, tanvir] = (await sql<{ id: number }>`select id from customer order by id`.execute(trx)).rows.map((r) => Number(r.id))
+  const orders = { db: trx, registry: entities, entity: registry.order, actor: { id: admin, isAdmin: true, permissions: new Set<string>() }, access: 'system' as const, hooks }
+  const bkash = (await sql<{ id: number }>`select id from payment_method where name = 'bkash'`.execute(trx)).rows[0]?.id ?? null
+  const order = async (customer: number, items: Values[], steps: Array<[string, Values?]>, extra: Values = {}) => {
+    const made = await write(registry.order, { user: customer, order_items: items, ...extra })
+    await write(registry.shippingaddress, { user: customer, order: made.id, name: customer === farhana ? 'Farhana Akter' : 'Tanvir Hossain', phone: customer === farhana ? '+8801812000101' : '+8801812000102', street_address: customer === farhana ? 'House 7, Road 2, Banani' : 'Agrabad Commercial Area', city: cityOf(customer === farhana ? 'Dhaka' : 'Chattogram'), country: bangladesh })
+    for (const [step, input] of steps) await runAction(orders, Number(made.id), step, input ?? {}, step === 'confirm' ? confirmOrder : step === 'cancel' ? cancelOrder : undefined)
+  }
+  await order(farhana!, [{ product: products[0], quantity: 2 }, { product: products[1], quantity: 4 }], [['confirm', { pay_amount: '1220.00', payment_method: bkash, bkash: 'BK7Q2M9X' }], ['pack'], ['ship'], ['deliver']])
+  await order(tanvir!, [{ product: products[1], quantity: 10 }, { product: products[2], quantity: 1 }], [['confirm', { pay_amount: '500.00', ledger: cash }], ['pack'], ['ship']], { shipping_price: '120.00' })
+  await order(tanvir!, [{ product: products[1], quantity: 3 }], [['confirm', { pay_amount: '240.00', ledger: cash }], ['cancel']])
+  await order(farhana!, [{ product: products[0], quantity: 1 }], [])
   await write(registry.purchase_request, {
     vendor: shirin, first_name: 'Shirin', last_name: 'Begum', email: 'shirin@example.com', contact_no: '+8801912000202', vendor_comment: 'Hand-stitched in Sylhet, ready in two weeks.',
     purchase_request_items: [

@@ -16,6 +16,7 @@ import { accountingScreens } from '../modules/accounting/screens'
 import { identityScreens } from '../modules/identity/screens'
 import { membershipScreens } from '../modules/membership/screens'
 import { purchasingScreens } from '../modules/purchasing/screens'
+import { ordersScreens } from '../modules/orders/screens'
 import { paths } from './paths'
 import { SessionAccess } from './SessionAccess'
 
@@ -30,7 +31,7 @@ import { SessionAccess } from './SessionAccess'
  * The guard (spec §4, §6): a guest, or a user without a role, goes to /login remembering
  * the page; a user without the right for a page goes to `/`.
  */
-const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens, ...purchasingScreens }
+const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens, ...purchasingScreens, ...ordersScreens }
 
 const ProjectDashboard = lazyRouteComponent(() => import('../modules/dashboards/ProjectDashboard'), 'ProjectDashboard')
 const AnalyticsDashboard = lazyRouteComponent(() => import('../modules/dashboards/AnalyticsDashboard'), 'AnalyticsDashboard')

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { entities, registry } from '../../schema'
+import { dashboardWidgets } from '../../schema/dashboards'
 import { accessTokenAnswers, api, clerkUser, QUICK_PANEL_URL, storeSessionOf, USER_MENU_URL, userMenuAnswers, type ServerUser } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
@@ -12,6 +13,10 @@ import { server } from './support/server'
  * back-office gives no list, a welcome to what is theirs instead of an empty page of counts.
  */
 const listed = entities.filter((e) => !e.isLine)
+// Who may read a widget's data sees the shop's dashboard instead (below): the counts are for the others.
+const widgetReads = new Set(dashboardWidgets.map((w) => w.reads))
+const counted = listed.filter((e) => !widgetReads.has(e.name))
+const countingClerk: ServerUser = { ...clerkUser, id: 11, permissions: counted.map((e) => e.permissions.LIST) }
 
 function signedInAs(user: ServerUser) {
   storeSessionOf(user)
@@ -40,9 +45,9 @@ describe('the dashboard’s counts', () => {
       }),
     )
     const lists = watchListRequests()
-    signedInAs({ ...clerkUser, id: 1, is_admin: true, role: 'ADMIN' })
+    signedInAs(countingClerk)
     await renderApp('/apps/dashboards/project')
-    for (const entity of listed) {
+    for (const entity of counted) {
       expect(await screen.findByTestId(`count-${entity.name}`)).toHaveTextContent(new Intl.NumberFormat('en').format(entity.name.length * 100))
     }
     // A document's lines have no list, so no card; a voucher is counted as the panel counts it.
@@ -168,5 +173,81 @@ describe('the landing page of someone the back-office gives no list', () => {
     } finally {
       Element.prototype.scrollIntoView = original
     }
+  })
+})
+
+describe('the shop’s dashboard', () => {
+  const WIDGETS_URL = '/dashboard/api/v1/widgets/'
+  const answer = {
+    widgets: {
+      paid_orders: { count: 1234, amount: '56789.50' },
+      unpaid_orders: { count: 2, amount: '640.00' },
+      customers: { count: 41, amount: null },
+      low_stock_products: { count: 3, amount: null },
+      order_totals: { points: [{ label: 'option.confirmed', value: '3', key: 'confirmed', translate: true }] },
+      latest_orders: { rows: [{ id: 9, order_no: 'OR20261127009', customer: 'farhana', status: 'on_the_way', net_amount: '1140.00' }] },
+    },
+  }
+
+  it('asks for every widget in one request, after the menu, and links each figure to its list', async () => {
+    const order: string[] = []
+    server.use(
+      http.get(api(USER_MENU_URL), () => {
+        order.push('menu')
+        return HttpResponse.json({ menu_items: [] })
+      }),
+      http.get(api(WIDGETS_URL), ({ request }) => {
+        order.push(`widgets:${new URL(request.url).searchParams.get('dashboard')}`)
+        return HttpResponse.json(answer)
+      }),
+    )
+    const lists = watchListRequests()
+    signedInAs({ ...clerkUser, id: 1, is_admin: true, role: 'ADMIN' })
+    await renderApp('/apps/dashboards/project')
+    expect(await screen.findByTestId('figure-paid_orders')).toHaveTextContent('1,234')
+    expect(screen.getByTestId('amount-paid_orders')).toHaveTextContent('56,789.50')
+    // Each figure opens the list that counts as it does: the paid sales, the unpaid ones.
+    expect(screen.getByRole('link', { name: 'Open Paid Orders' })).toHaveAttribute('href', registry.order.views.paid!.ui.listPath)
+    expect(screen.getByRole('link', { name: 'Open Unpaid Orders' })).toHaveAttribute('href', registry.order.views.unpaid!.ui.listPath)
+    // A list widget's rows open their record; its status reads as the lists say it.
+    const latest = screen.getByTestId('widget-latest_orders')
+    expect(within(latest).getByRole('link', { name: 'OR20261127009' })).toHaveAttribute('href', `${registry.order.ui.formPath}/9`)
+    expect(within(latest).getByText('On the Way')).toBeInTheDocument()
+    expect(order.filter((o) => o.startsWith('widgets'))).toEqual(['widgets:project'])
+    expect(order.indexOf('menu')).toBeLessThan(order.indexOf('widgets:project'))
+    expect(lists).toEqual([])
+  })
+
+  it('shows only the cards whose data its user may read', async () => {
+    server.use(
+      http.get(api(USER_MENU_URL), () => HttpResponse.json({ menu_items: [] })),
+      http.get(api(WIDGETS_URL), () => HttpResponse.json({ widgets: { paid_orders: { count: 1, amount: '10.00' } } })),
+    )
+    signedInAs({ ...clerkUser, id: 12, permissions: ['ORDER_LIST'] })
+    await renderApp('/apps/dashboards/project')
+    expect(await screen.findByTestId('figure-paid_orders', {}, { timeout: 3000 })).toHaveTextContent('1')
+    expect(screen.queryByTestId('widget-customers')).not.toBeInTheDocument()
+    expect(screen.queryByTestId('widget-low_stock_products')).not.toBeInTheDocument()
+    expect(screen.queryByTestId('widget-low_stock_list')).not.toBeInTheDocument()
+  })
+
+  it('asks the analytics for the period chosen', async () => {
+    const asked: Array<string | null> = []
+    server.use(
+      http.get(api(WIDGETS_URL), ({ request }) => {
+        const url = new URL(request.url)
+        asked.push(`${url.searchParams.get('dashboard')} ${url.searchParams.get('date_after')} ${url.searchParams.get('date_before')}`)
+        return HttpResponse.json({ widgets: { sales_over_time: { points: [] }, sales_by_category: { points: [] }, orders_by_status: { points: [] } } })
+      }),
+    )
+    signedInAs({ ...clerkUser, id: 1, is_admin: true, role: 'ADMIN' })
+    const { user } = await renderApp('/apps/dashboards/analytics')
+    expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeInTheDocument()
+    await waitFor(() => expect(asked).toHaveLength(1))
+    await user.click(screen.getByRole('radio', { name: 'Last 7 days' }))
+    await waitFor(() => expect(asked).toHaveLength(2))
+    const [after, before] = asked[1]!.split(' ').slice(1)
+    expect(asked[1]!.startsWith('analytics ')).toBe(true)
+    expect((Date.parse(before!) - Date.parse(after!)) / 86_400_000).toBe(6)
   })
 })

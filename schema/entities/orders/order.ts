@@ -20,7 +20,8 @@ export const orderItem = defineEntity({
     color: f.ref('color'),
     size: f.ref('size'),
     quantity: f.integer({ required: true, min: 1, max: 1_000_000 }),
-    price: f.money({ required: true, min: '0', label: 'field.unit_price' }),
+    // Left empty, the product's own price (server/domain/orders/sale.ts, as the line is written).
+    price: f.money({ min: '0', label: 'field.unit_price' }),
     total_price: f.money({ compute: (line) => lineTotal(line, 'price') }),
     unit_cost: f.decimal({ scale: 4, precision: 18, readOnly: true }),
   },
@@ -58,7 +59,8 @@ export const order = defineEntity({
     area: 'e-commerce',
     list: 'orders',
     alsoAt: { area: 'order-managements', list: 'orders', form: 'order' },
-    formAt: ['order-management/orders'],
+    // The spec's invoice and mail addresses open the order's form, where Print and Send Invoice are.
+    formAt: ['order-management/orders', 'order-managements/order-invoice', 'order-managements/send-email'],
   },
   fields: {
     order_no: f.text({ max: 30, readOnly: true, search: true, code: true }),
@@ -78,7 +80,7 @@ export const order = defineEntity({
     net_amount: f.money({ compute: netOf }),
     paid_amount: f.money({ readOnly: true, default: '0.00' }),
     payment_status: f.choice(ORDER_PAYMENT_STATUSES, { readOnly: true, default: 'unpaid' }),
-    is_paid: f.boolean({ readOnly: true, default: false, hideInList: true }),
+    is_paid: f.boolean({ readOnly: true, default: false, hideInList: true, label: 'field.fully_paid' }),
     // The contract's answer to a confirmation (`{is_confirmed: true}`): its goods have left, and it is not cancelled.
     is_confirmed: f.boolean({ virtual: true, compute: (o) => CONFIRMED_STATES.includes(o.status as string), sortable: false, hideInList: true }),
     sales_no: f.text({ max: 50, readOnly: true, code: true, hideInList: true }),
@@ -140,10 +142,10 @@ export const order = defineEntity({
     amount: 'net_amount',
     signatures: ['print.prepared_by', 'print.received_by'],
   },
-  // `order-managements/orders/{paymentStatus?}` (the spec), and the orders still on their way to the customer.
+  // `order-managements/orders/{paymentStatus?}` (the spec) — sales, as the dashboard counts them — and the orders still on their way to the customer.
   views: {
-    paid: { route: { area: 'order-managements', list: 'orders/paid' }, filter: { payment_status: 'paid' }, nav: false },
-    unpaid: { route: { area: 'order-managements', list: 'orders/unpaid' }, filter: { payment_status: ['unpaid', 'partial'] }, nav: false },
+    paid: { route: { area: 'order-managements', list: 'orders/paid' }, filter: { status: [...CONFIRMED_STATES], payment_status: 'paid' }, nav: false },
+    unpaid: { route: { area: 'order-managements', list: 'orders/unpaid' }, filter: { status: [...CONFIRMED_STATES], payment_status: ['unpaid', 'partial'] }, nav: false },
     incomplete: { route: { area: 'order-managements', list: 'orders/incomplete' }, filter: { status: ['processing', 'confirmed', 'packaging', 'on_the_way'] }, nav: false },
   },
   related: [

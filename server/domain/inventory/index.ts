@@ -59,6 +59,13 @@ export function inventoryModule(): DomainModule {
         afterWrite: async ({ trx, action, rowId, registry }) => {
           if (action === 'create' && registry.some((e) => e.name === 'inventory')) await openStock(trx, [rowId])
         },
+        // Each product with its units on hand (what an order line's product search shows).
+        async afterRead({ db, rows, registry }) {
+          if (rows.length === 0 || !registry.some((e) => e.name === 'inventory')) return
+          const found = await sql<{ id: number; quantity: number }>`select id, quantity from inventory where id = any(${rows.map((r) => Number(r.id))}::bigint[])`.execute(db)
+          const onHand = new Map(found.rows.map((r) => [Number(r.id), Number(r.quantity)]))
+          for (const row of rows) row.in_stock = onHand.get(Number(row.id)) ?? 0
+        },
       },
     },
     async onStart({ db, registry }) {

@@ -5,6 +5,8 @@ import { errorText } from '../errors'
 import { Banner } from '../ui/Banner'
 import { LazyConfirmDialog } from '../ui/LazyConfirmDialog'
 import { useRecordActions } from './useRecordActions'
+import { DropdownMenu, menuItemClass } from '../../shell/DropdownMenu'
+import { Icon } from '../ui/icons'
 
 const ActionInputDialog = lazy(() => import('./ActionInputDialog').then((m) => ({ default: m.ActionInputDialog })))
 
@@ -39,10 +41,14 @@ export function RecordActions({
   if (actions.available.length === 0) return null
   const pending = actions.pending
   const error = actions.error && !pending ? actions.error : undefined
+  // In a list row, the record's next step stands alone; the rest wait behind a menu (an order's row is not a toolbar).
+  const nextStep = actions.available.find((a) => a.transition && a.tone !== 'danger') ?? actions.available.find((a) => a.tone !== 'danger')
+  const [inline, more] = size === 'compact' && actions.available.length > 2 ? [nextStep ? [nextStep] : [], actions.available] : [actions.available, []]
+  const rest = more.filter((a) => !inline.includes(a))
   return (
     <div className="flex flex-col items-end gap-2">
-      <div className={`flex flex-wrap items-center justify-end ${size === 'compact' ? 'gap-1' : 'gap-2'}`} role="group" aria-label={t('action.group')}>
-        {actions.available.map((action) => (
+      <div className={`flex items-center justify-end ${size === 'compact' ? 'flex-nowrap gap-1 whitespace-nowrap' : 'flex-wrap gap-2'}`} role="group" aria-label={t('action.group')}>
+        {inline.map((action) => (
           <button
             key={action.name}
             type="button"
@@ -57,6 +63,28 @@ export function RecordActions({
             {t(action.labelKey)}
           </button>
         ))}
+        {rest.length > 0 && (
+          <DropdownMenu label={t('action.more')} buttonClassName={`${buttonClass.default} px-1.5 py-1`} button={<Icon name="dotsVertical" className="size-4" />}>
+            {(close) =>
+              rest.map((action) => (
+                <button
+                  key={action.name}
+                  type="button"
+                  role="menuitem"
+                  disabled={actions.isRunning || isDisabled}
+                  className={`${menuItemClass} ${action.tone === 'danger' ? 'text-red-700 dark:text-red-300' : ''}`}
+                  onClick={(e) => {
+                    e.stopPropagation()
+                    close()
+                    actions.start(action)
+                  }}
+                >
+                  {t(action.labelKey)}
+                </button>
+              ))
+            }
+          </DropdownMenu>
+        )}
       </div>
       {error && <Banner kind="error">{errorText(t, error)}</Banner>}
       <LazyConfirmDialog

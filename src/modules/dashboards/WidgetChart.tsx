@@ -23,7 +23,8 @@ export default function WidgetChart({ widget, data }: { widget: Widget; data: Ch
   const tick = { fill: 'currentColor', fontSize: 12 }
   if (rows.length === 0) return <p className="py-10 text-center text-sm text-slate-400">{t('dashboard.no_data')}</p>
   return (
-    <div className="h-64 text-slate-500 dark:text-slate-400" data-testid={`chart-${widget.name}`}>
+    // The SVG is laid out left to right, mirrored by hand above: a right-to-left page would turn its text anchors around.
+    <div dir="ltr" className="h-64 text-slate-500 dark:text-slate-400" data-testid={`chart-${widget.name}`}>
       <ResponsiveContainer width="100%" height="100%">
         {widget.kind === 'pie' ? (
           <PieChart>
