@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { entities, navigationEntries, reports } from '../../schema'
 import { applySiteSettings, SITE_SETTINGS_PATH } from '../../src/app/site-settings'
-import { accessTokenAnswers, adminUser, api, envelope, storeSessionOf, thanaBase, thanaRows } from './support/fixtures'
+import { accessTokenAnswers, adminUser, api, envelope, storeSessionOf, thanaBase, thanaRows, type ServerUser } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
 
@@ -29,9 +29,11 @@ describe('the document title', () => {
   })
 
   it('names a list as the sidebar does, on the page, in the title, on the way back from a record and on the dashboard', async () => {
-    storeSessionOf(adminUser)
+    // The records' dashboard (an admin's is the shop's): someone who manages the users.
+    const manager: ServerUser = { ...adminUser, id: 22, is_admin: false, role: 'MANAGER', permissions: ['USER_LIST', 'USER_DETAILS'] }
+    storeSessionOf(manager)
     server.use(
-      accessTokenAnswers(adminUser),
+      accessTokenAnswers(manager),
       http.get(api('/:entity/api/v1/:same/all/'), ({ params }) => HttpResponse.json(envelope(`${String(params.entity)}s`, []))),
       http.get(api('/user/api/v1/user/5'), () => HttpResponse.json({ id: 5, email: 'sadia@example.com', username: 'sadia', _labels: {} })),
     )

@@ -3,7 +3,8 @@ import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { entities } from '../../schema'
 import { checkToken, session } from '../../src/auth/session'
-import { api, envelope, expiredToken, fakeJwt, storeSession, thanaBase, thanaRows, validToken } from './support/fixtures'
+import { accessTokenAnswers, api, clerkUser, envelope, expiredToken, fakeJwt, storeSession, storeSessionOf, thanaBase, thanaRows, validToken, type ServerUser } from './support/fixtures'
+import { dashboardWidgets } from '../../schema/dashboards'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
 
@@ -129,16 +130,20 @@ describe('routes', () => {
     expect(loads).toBe(1)
   })
 
-  it('shows the dashboard with a card and count per registered entity', async () => {
-    storeSession()
+  it('shows the dashboard with a card and count per registered entity it may list', async () => {
+    // Someone who reads no widget's data (an admin sees the shop's dashboard: dashboard.test.tsx).
+    const counted = entities.filter((e) => !e.isLine && !dashboardWidgets.some((w) => w.reads === e.name))
+    const clerk: ServerUser = { ...clerkUser, id: 21, permissions: counted.map((e) => e.permissions.LIST) }
+    storeSessionOf(clerk)
     server.use(
+      accessTokenAnswers(clerk),
       // Every count in one answer, the quick panel's (dashboard.test.tsx has the rest).
       http.get(api('/api/quick-panel/data'), () =>
         HttpResponse.json({ date: '2026-05-04', counts: Object.fromEntries(entities.filter((e) => !e.isLine).map((e) => [e.listKey, e.name.length * 100])), recent: [] }),
       ),
     )
     await renderApp('/apps/dashboards/project')
-    for (const entity of entities.filter((e) => !e.isLine)) {
+    for (const entity of counted) {
       const card = await screen.findByTestId(`count-${entity.name}`)
       expect(card).toHaveTextContent(String(entity.name.length * 100).replace(/\B(?=(\d{3})+(?!\d))/g, ','))
     }
