@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { fromMail } from './support/mail'
 import { signInAsDemoAdmin } from './support/forms'
 import { inEveryLook, overflowOf } from './support/looks'
 
@@ -33,29 +34,6 @@ afterAll(async () => {
   await server?.stop()
   if (!process.env.SHOTS_DIR) rmSync(shotsDir, { recursive: true, force: true })
 })
-
-/** The mail the outbox wrote that holds `text`, once the sender has written it. */
-async function mailHolding(text: string): Promise<string> {
-  const dir = join(server.dataDir, 'mail')
-  let found: string | undefined
-  await expect
-    .poll(
-      () => {
-        const files = (() => {
-          try {
-            return readdirSync(dir).filter((f) => f.endsWith('.eml'))
-          } catch {
-            return []
-          }
-        })()
-        found = files.map((f) => readFileSync(join(dir, f), 'utf8')).find((m) => m.includes(text))
-        return found !== undefined
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true)
-  return found!
-}
 
 const figure = async (name: string) => Number((await page.getByTestId(`figure-${name}`).innerText()).replace(/[^\d]/g, ''))
 
@@ -122,7 +100,7 @@ describe('an order in the browser', () => {
     await page.getByRole('button', { name: 'Send Invoice', exact: true }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Send Invoice', exact: true }).click()
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
-    const mail = await mailHolding(`invoice-${orderNo}.pdf`)
+    const mail = await fromMail(server.dataDir, (m) => (m.includes(`invoice-${orderNo}.pdf`) ? m : undefined))
     expect(mail).toContain('farhana@example.com')
     expect(mail).toMatch(/Content-Type: application\/pdf/i)
     const part = mail.split(/Content-Type: application\/pdf/i)[1]!

@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
+import { fromMail } from './support/mail'
 
 /**
  * Forgot password in real Chromium against a real server (issue 9): the login page's
@@ -24,30 +23,14 @@ afterAll(async () => {
   await server?.stop()
 })
 
-/** The reset link in the newest mail to `to`, once the outbox has written it. */
-async function mailedLink(to: string): Promise<string> {
-  const dir = join(server.dataDir, 'mail')
-  let link: string | undefined
-  await expect
-    .poll(
-      () => {
-        const files = (() => {
-          try {
-            return readdirSync(dir).filter((f) => f.endsWith('.eml'))
-          } catch {
-            return []
-          }
-        })()
-        const mail = files.map((f) => readFileSync(join(dir, f), 'utf8')).find((m) => m.includes(to))
-        // Quoted-printable may fold long lines with "=\r\n" and encode "=" as "=3D".
-        link = mail?.replace(/=\r?\n/g, '').replace(/=3D/g, '=').match(/https?:\/\/\S+\/reset-password\?token=[\w.-]+/)?.[0]
-        return link
-      },
-      { timeout: 20_000 },
-    )
-    .toBeDefined()
-  return link!
-}
+/** The reset link in the mail to `to`, once the outbox has written it. */
+const mailedLink = (to: string): Promise<string> =>
+  fromMail(server.dataDir, (mail) =>
+    mail.includes(to)
+      ? // Quoted-printable may fold long lines with "=\r\n" and encode "=" as "=3D".
+        mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=').match(/https?:\/\/\S+\/reset-password\?token=[\w.-]+/)?.[0]
+      : undefined,
+  )
 
 describe('forgot password', () => {
   it('mails a link from the login page, sets a new password with it, signs in with that, and the link is then spent', async () => {

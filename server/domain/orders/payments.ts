@@ -93,34 +93,29 @@ async function orderHeader(trx: Trx, id: number): Promise<Pick<LockedOrder, 'use
   return (await sql<LockedOrder>`select "user", order_no, sales_no from "order" where id = ${id}`.execute(trx)).rows[0]!
 }
 
-/** A payment's receipt: Dr the cash or bank it came into, Cr the customer, naming the sale it settles. */
-export const paymentPosting: PostingOf = async (args) => {
-  const { trx, record } = args
-  const order = await orderHeader(trx, Number(record.order))
-  const amount = String(record.amount)
-  return {
-    date: numberDayOf(record, 'payment_date'),
-    details: order.order_no,
-    refInvoiceNo: order.sales_no,
-    lines: [
-      { ledger: Number(record.ledger), debit: amount },
-      { ledger: await customerLedger(args, Number(order.user)), credit: amount },
-    ],
+/**
+ * Money between the customer and a cash or bank ledger, naming the sale it settles: a
+ * payment's receipt (Dr the ledger it came into, Cr the customer), a refund's payment voucher
+ * (Dr the customer, Cr the ledger it was paid from).
+ */
+const moneyPosting =
+  (direction: 'in' | 'out', dateField: string): PostingOf =>
+  async (args) => {
+    const { trx, record } = args
+    const order = await orderHeader(trx, Number(record.order))
+    const amount = String(record.amount)
+    const [cash, customer] = [Number(record.ledger), await customerLedger(args, Number(order.user))]
+    const [debit, credit] = direction === 'in' ? [cash, customer] : [customer, cash]
+    return {
+      date: numberDayOf(record, dateField),
+      details: order.order_no,
+      refInvoiceNo: order.sales_no,
+      lines: [
+        { ledger: debit, debit: amount },
+        { ledger: credit, credit: amount },
+      ],
+    }
   }
-}
 
-/** A refund's payment voucher: Dr the customer, Cr the cash or bank it was paid from. */
-export const refundPosting: PostingOf = async (args) => {
-  const { trx, record } = args
-  const order = await orderHeader(trx, Number(record.order))
-  const amount = String(record.amount)
-  return {
-    date: numberDayOf(record, 'refund_date'),
-    details: order.order_no,
-    refInvoiceNo: order.sales_no,
-    lines: [
-      { ledger: await customerLedger(args, Number(order.user)), debit: amount },
-      { ledger: Number(record.ledger), credit: amount },
-    ],
-  }
-}
+export const paymentPosting = moneyPosting('in', 'payment_date')
+export const refundPosting = moneyPosting('out', 'refund_date')
