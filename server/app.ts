@@ -8,6 +8,7 @@ import { sql } from 'kysely'
 import { checkRegistry, entities as registeredEntities, reports as registeredReports, widgets as registeredWidgets, RegistryError, type RegistryProblem } from '../schema'
 import type { Widget } from '../schema/kit/widget'
 import { registerWidgetRoutes, type WidgetRun } from './engine/widgets'
+import { registerHistoryRoutes } from './engine/history'
 import { genericRoutes, type Entity, type Fields, type Report } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
 import type { ThrottleOptions } from './auth/throttle'
@@ -227,6 +228,7 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     api.addHook('preHandler', refuseUnstorableInput)
     answersForCaller(api)
     for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks, actions })
+    for (const entity of entities) registerHistoryRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks })
     registerReportRoutes(api, { db: options.db, registry: entities, reports, runs })
     registerWidgetRoutes(api, { db: options.db, registry: entities, widgets, runs: new Map<string, WidgetRun>(modules.flatMap((m) => Object.entries(m.widgets ?? {}))) })
     for (const m of modules) await m.routes?.(api, deps)

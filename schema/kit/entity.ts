@@ -421,6 +421,12 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   views?: Readonly<Record<string, ViewConfig<FieldName<Merged<P, F>>>>>
   /** Other entities' rows that refer to a record, listed under its form (see RelatedSpec). */
   related?: readonly RelatedSpec[]
+  /**
+   * Its form shows the record's history from the audit log — who created, changed and moved
+   * it, when, with what an action was given — and that of the rows of its `related` lists that
+   * refer to it (an order's payments and refunds), newest first: `GET …/history/{id}`.
+   */
+  history?: boolean
   /** Its menu entry; `false` for none. Default: the group `other`. */
   nav?: NavSpec | false
   /** Fields a user may change on their own row (My Profile): for `user`. */
@@ -574,6 +580,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly print?: PrintConfig
   readonly views: Readonly<Record<string, View>>
   readonly related: readonly RelatedSpec[]
+  /** See EntityConfig.history. */
+  readonly hasHistory: boolean
   /** Set on the entity as one of its views shows it (`asView`): its list is that view's. */
   readonly listView?: View
   readonly nav: NavSpec | null
@@ -758,6 +766,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
       ]),
     ),
     related: config.related ?? [],
+    hasHistory: config.history ?? false,
     posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
     moves: config.moves && { ...config.moves, on: config.moves.on ?? 'create', reverseOn: config.moves.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { todayIso } from '../../schema/kit/dates'
-import { describeEachDatabase, type Reply } from './helpers/app'
+import { callerWith, describeEachDatabase, type Reply } from './helpers/app'
 
 /**
  * Orders (issue 22; api-contract §4.9, §5.3; domain-anchors §3, §6 45–52): a customer's cart,
@@ -182,6 +182,32 @@ describeEachDatabase('orders', (t) => {
       // A cancelled order takes no payment, and cannot be cancelled again.
       expect((await call({ method: 'POST', url: '/order_payment/api/v1/order_payment/create/', payload: { order: order.id, amount: '1.00', ledger: cash } })).status).toBe(409)
       expect((await call({ method: 'POST', url: `${orders}/cancel/${order.id}` })).status).toBe(409)
+    })
+  })
+
+  describe('an order’s history', () => {
+    it('tells who made it, moved it, paid and refunded it, newest first, and only what its caller may list', async () => {
+      const made = await newOrder([{ product: cups, quantity: 1 }])
+      ok(await call({ method: 'POST', url: `${orders}/confirm/${made.id}`, payload: { pay_amount: '8.00', ledger: cash } }))
+      ok(await call({ method: 'POST', url: `${orders}/cancel/${made.id}` }))
+      const history = ok(await call({ method: 'GET', url: `${cart}/history/${made.id}` })).history as Array<{ entity: string; action: string; actor: string; label: string | null; changes: Record<string, unknown> }>
+      expect(history.map((h) => [h.entity, h.action])).toEqual([
+        ['order', 'cancel'],
+        ['order_refund', 'create'],
+        ['order', 'confirm'],
+        ['order_payment', 'create'],
+        ['order', 'create'],
+      ])
+      expect(history.every((h) => h.actor === 'admin')).toBe(true)
+      expect(history[2]!.changes.status).toEqual(['pending', 'confirmed'])
+      expect((history[2]!.changes._input as [null, Record<string, unknown>])[1]).toMatchObject({ pay_amount: '8.00' })
+      expect(history[3]!.label).toMatch(/^RV\d{11}$/)
+      // Someone who may read orders but not their payments sees the order's own entries.
+      const clerk = await callerWith(t.current, ['ORDER_DETAILS'])
+      const theirs = ok(await clerk({ method: 'GET', url: `${orders}/history/${made.id}` })).history as Array<{ entity: string }>
+      expect([...new Set(theirs.map((h) => h.entity))]).toEqual(['order'])
+      expect((await call({ method: 'GET', url: `${orders}/history/99999999` })).status).toBe(404)
+      expect((await (await callerWith(t.current, ['ORDER_LIST']))({ method: 'GET', url: `${orders}/history/${made.id}` })).status).toBe(403)
     })
   })
 

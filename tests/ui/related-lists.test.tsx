@@ -94,3 +94,46 @@ describe('related lists under a form', () => {
     expect(problems({ entity: 'crate_item', via: 'crate' })).toEqual([])
   })
 })
+
+/**
+ * A record's history under its form (the registry's `history`, issue 22): its own moves with
+ * what they were given, and its related rows', from the server's `history/{id}`.
+ */
+describe('a record’s history under its form', () => {
+  const shipment = defineEntity({
+    name: 'crate_shipment',
+    module: 'test',
+    listKey: 'crate_shipments',
+    route: { area: 'crateShipment-management', list: 'crateShipments' },
+    fields: { name: f.text({ max: 50, required: true, search: true }), status: f.choice(['draft', 'sent']) },
+    workflow: { field: 'status', initial: 'draft', editableIn: ['draft'], transitions: { send: { from: ['draft'], to: 'sent', input: { note: f.text({ max: 50 }) } } } },
+    related: [{ entity: 'crate_item', via: 'crate' }],
+    history: true,
+  })
+
+  it('lists who did what and when, a move with its statuses and what it was given, and a related row by its label', async () => {
+    storeSessionOf(adminUser)
+    i18n.addResourceBundle('en', 'translation', { entity: { crate_shipment: { one: 'Shipment', other: 'Shipments' } }, action: { send: 'Send' }, option: { draft: 'Draft', sent: 'Sent' } }, true, true)
+    server.use(
+      http.get(api(`${shipment.api.base}/4`), () => HttpResponse.json({ ...stored, status: 'sent' })),
+      http.get(api(`${crateItem.api.base}/search/`), () => HttpResponse.json(envelope('crate_items', [], 1, 10, 0))),
+      http.get(api(`${shipment.api.base}/history/4`), () =>
+        HttpResponse.json({
+          history: [
+            { id: 3, at: '2026-11-21T09:30:00.000Z', actor: 'sadia', entity: 'crate_shipment', entity_id: 4, label: null, action: 'send', changes: { status: ['draft', 'sent'], _input: [null, { note: 'By van' }] } },
+            { id: 2, at: '2026-11-20T11:00:00.000Z', actor: 'admin', entity: 'crate_item', entity_id: 9, label: 'Mangoes', action: 'create', changes: { amount: [null, '12.50'] } },
+            { id: 1, at: '2026-11-20T10:00:00.000Z', actor: null, entity: 'crate_shipment', entity_id: 4, label: null, action: 'create', changes: {} },
+          ],
+        }),
+      ),
+    )
+    await renderApp(`${shipment.ui.formPath}/4`, { entities: [...registered, shipment] })
+    const panel = await screen.findByRole('region', { name: 'History' })
+    const entries = await within(panel).findAllByRole('listitem')
+    expect(entries.map((e) => e.textContent)).toEqual([
+      expect.stringMatching(/Send.*Draft.*Sent.*Note: By van.*sadia$/),
+      expect.stringMatching(/Crate item Mangoes — Created · 12\.50admin$/),
+      expect.stringMatching(/Created.*System$/),
+    ])
+  })
+})

@@ -148,6 +148,8 @@ export const order = defineEntity({
     unpaid: { route: { area: 'order-managements', list: 'orders/unpaid' }, filter: { status: [...CONFIRMED_STATES], payment_status: ['unpaid', 'partial'] }, nav: false },
     incomplete: { route: { area: 'order-managements', list: 'orders/incomplete' }, filter: { status: ['processing', 'confirmed', 'packaging', 'on_the_way'] }, nav: false },
   },
+  // Its timeline under its form: who moved it and when, what was paid and refunded, the invoice mailed.
+  history: true,
   related: [
     { entity: 'order_payment', via: 'order', columns: ['voucher_no', 'payment_date', 'amount', 'payment_method', 'ledger'] },
     { entity: 'order_refund', via: 'order', columns: ['voucher_no', 'refund_date', 'amount', 'ledger'] },

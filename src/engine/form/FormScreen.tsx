@@ -19,6 +19,7 @@ import { ComputedValues } from './ComputedValues'
 import { useFormController } from './useFormController'
 import { requestPrint } from '../print/print-request'
 import { RelatedLists } from './RelatedLists'
+import { RecordHistory } from './RecordHistory'
 import { FormActions, type FormAction } from './FormActions'
 import { useRecordDelete } from './useRecordDelete'
 import { LazyDeleteDialog } from '../list/LazyDeleteDialog'
@@ -227,6 +228,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
 
       {row && extension?.panels?.map((Panel, i) => <Panel key={i} entity={entity} row={row} />)}
       {row && entity.related.length > 0 && <RelatedLists entity={entity} row={row} />}
+      {row && entity.hasHistory && <RecordHistory entity={entity} row={row} />}
       {row && entity.print && (
         <Suspense fallback={null}>
           <PrintDocument entity={entity} row={row} />

@@ -56,6 +56,8 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
       for (const method of GENERIC[route].methods) out.push({ method, url: `${base}/${path}`, access: access(GENERIC[route].action) })
     }
     for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${base}/${extra.path}/:value`, access: access('LIST') })
+    // A record's history (its audit entries and its related rows'): the entity's DETAILS.
+    if (e.hasHistory) out.push({ method: 'GET', url: `${base}/history/:id`, access: access('DETAILS') })
     // A gallery's new order: the pictures' UPDATE.
     if (e.gallery) out.push({ method: 'POST', url: `${base}/reorder/`, access: permission(e.permissions.UPDATE) })
     // A document kept one row per line, whole, by one of its rows: the entity's DETAILS.
