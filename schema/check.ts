@@ -220,7 +220,7 @@ export function checkRegistry(
     if (e.workflow) problems.push(...workflowProblems(byName, e, e.workflow))
     problems.push(...numberingProblems(byName, e))
     if (e.rowsPerLine) problems.push(...rowsPerLineProblems(byName, e, e.rowsPerLine))
-    problems.push(...withinProblems(byName, e))
+    problems.push(...withinProblems(byName, e), ...fetchFromProblems(byName, e))
     for (const [name, field] of Object.entries(e.fields)) {
       if (field.maxDepth === undefined) continue
       if (!treeFieldsOf(e).some(([tree]) => tree === name)) problems.push({ entity: e.name, field: name, message: `maxDepth is for a reference of '${e.name}' to itself (a tree)` })
@@ -594,6 +594,20 @@ function widgetProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, wid
       else if (w.link.view && !target.views[w.link.view]) say(`links to the view '${w.link.view}', which '${w.link.entity}' does not have`)
     }
     if (w.kind === 'list' && Object.keys(w.columns).length === 0) say('a list widget names its columns')
+  }
+  return problems
+}
+
+/** `fetchFrom: { ref, field }`: `ref` is a reference of the same record, whose target has `field`. */
+function fetchFromProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  for (const name of e.fieldNames) {
+    const spec = e.fields[name]!.fetchFrom
+    if (!spec) continue
+    const ref = e.fields[spec.ref]
+    const target = ref?.kind === 'ref' ? byName.get(ref.ref!.target) : undefined
+    if (!ref || ref.kind !== 'ref') problems.push({ entity: e.name, field: name, message: `fetchFrom names '${spec.ref}', which is not a reference of '${e.name}'` })
+    else if (target && !target.fields[spec.field]) problems.push({ entity: e.name, field: name, message: `fetchFrom reads '${spec.field}', which '${target.name}' does not have` })
   }
   return problems
 }

@@ -9,6 +9,7 @@ import { checkRegistry, entities as registeredEntities, reports as registeredRep
 import type { Widget } from '../schema/kit/widget'
 import { registerWidgetRoutes, type WidgetRun } from './engine/widgets'
 import { registerHistoryRoutes } from './engine/history'
+import { fetchFromHooks } from './engine/fetch-from'
 import { genericRoutes, type Entity, type Fields, type Report } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
 import type { ThrottleOptions } from './auth/throttle'
@@ -213,7 +214,8 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     hooks: () => hooks,
   })
   // Trees are judged first: a row that cannot be stored there needs no module's side effect.
-  hooks = hookRegistry([...treeHooks(entities), ...modules.flatMap((m) => Object.entries(m.hooks ?? {})), ...stockMoves, ...postings])
+  // Values fetched from referenced rows before any module judges the record.
+  hooks = hookRegistry([...treeHooks(entities), ...fetchFromHooks(entities), ...modules.flatMap((m) => Object.entries(m.hooks ?? {})), ...stockMoves, ...postings])
   const actions: ActionRegistry = new Map(
     entities.map((e) => [e.name, Object.assign({}, ...modules.map((m) => m.actions?.[e.name] ?? {})) as Record<string, ActionHandler>]),
   )

@@ -126,6 +126,13 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   /** Only an admin may set or change it (a user's admin flag): the engine refuses others, forms show it read-only to them. */
   readonly isAdminOnly: boolean
   /**
+   * Filled from the row a reference of the same record (or line) points at, when that is
+   * chosen and this is left empty (Frappe's `fetch_from`): an order line's price from its
+   * product's `unit_price`. The form fills it as the reference is picked; the server, when a
+   * write leaves it out.
+   */
+  readonly fetchFrom?: { readonly ref: string; readonly field: string }
+  /**
    * How list rows carry the reference, for a contract's list shape: `label` — the referenced
    * row's label instead of `{id, name}`; `id` — the raw id, as the original backend listed it
    * (a client that renders the cell as it comes crashes on an object), with the label in the
@@ -209,6 +216,8 @@ type Common<V> = {
   personal?: boolean
   /** See Field.isAdminOnly. */
   adminOnly?: boolean
+  /** See Field.fetchFrom: `{ ref: 'product', field: 'unit_price' }`. */
+  fetchFrom?: { readonly ref: string; readonly field: string }
   /** See Field.isEnforced. */
   enforced?: boolean
 }
@@ -256,6 +265,7 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     isEnforced: o.enforced ?? false,
     messages: o.messages,
     defaultValue: o.default,
+    ...(o.fetchFrom ? { fetchFrom: o.fetchFrom } : {}),
   }
 }
 

@@ -65,9 +65,10 @@ describe('an order in the browser', () => {
     await page.getByRole('button', { name: 'Add line' }).click()
     await pickInLine('Product, line 2', 'jute', /Jute Shopping Bag/)
     await page.getByLabel('Quantity, line 2').fill('1')
+    // Each line's price is the product's, filled in as it is picked.
+    await expect.poll(() => page.getByLabel('Unit Price, line 2').inputValue()).toBe('220.00')
+    expect(await page.getByLabel('Unit Price, line 1').inputValue()).toBe('450.00')
     await page.getByRole('button', { name: 'Save', exact: true }).click()
-    await page.waitForTimeout(1500)
-    await page.screenshot({ path: join(shotsDir, 'order-saved.png'), fullPage: true })
     await page.waitForURL((url) => /^\/apps\/e-commerce\/orders\/\d+$/.test(url.pathname))
     orderPath = new URL(page.url()).pathname
     // Sold at the products' prices: 2 × 450 + 220.

@@ -20,8 +20,8 @@ export const orderItem = defineEntity({
     color: f.ref('color'),
     size: f.ref('size'),
     quantity: f.integer({ required: true, min: 1, max: 1_000_000 }),
-    // Left empty, the product's own price (server/domain/orders/sale.ts, as the line is written).
-    price: f.money({ min: '0', label: 'field.unit_price' }),
+    // The product's own price unless another is given (the form fills it as the product is picked).
+    price: f.money({ required: true, min: '0', label: 'field.unit_price', fetchFrom: { ref: 'product', field: 'unit_price' } }),
     total_price: f.money({ compute: (line) => lineTotal(line, 'price') }),
     unit_cost: f.decimal({ scale: 4, precision: 18, readOnly: true }),
   },

@@ -122,16 +122,6 @@ async function productsOf(trx: Trx, ids: readonly number[]): Promise<Map<number,
 const productIdsOf = (lines: ReadonlyArray<Row>) => [...new Set(lines.map((l) => rowIdValueOf(l.product)).filter((id): id is number => id !== null))]
 
 export const orderHooks: EntityHooks = {
-  /** A line sent without its price is sold at the product's price. */
-  async beforeValidate({ trx, input }) {
-    const lines = Array.isArray(input.order_items) ? (input.order_items as Row[]) : []
-    const products = await productsOf(trx, productIdsOf(lines.filter((l) => l && typeof l === 'object' && !isSet(l.price))))
-    for (const line of lines) {
-      if (!line || typeof line !== 'object' || isSet(line.price)) continue
-      const product = products.get(rowIdValueOf(line.product) ?? -1)
-      if (product) line.price = product.unit_price
-    }
-  },
   /**
    * Each line keeps the product's name as it was sold (checklist 45): set when the line is
    * written new or names another product. A changed order never owes less than was paid.

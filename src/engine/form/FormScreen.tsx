@@ -128,6 +128,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         widgets={controller.widgets}
         balance={entity.rules.find((rule) => rule.kind?.balanced.lines === name)?.kind?.balanced}
         revalidate={form.trigger}
+        setValue={form.setValue}
       />
     ) : (
       <FieldRow

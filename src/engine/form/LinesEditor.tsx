@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ComponentType, type KeyboardEvent } from 'react'
-import { useController, useFieldArray, useFormState, useWatch, type Control } from 'react-hook-form'
+import { useController, useFieldArray, useFormState, useWatch, type Control, type UseFormSetValue } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { hasComputed, money, withComputed, type AnyField } from '../../../schema/kit'
 import { useFormat } from '../../i18n/useFormat'
@@ -10,6 +10,7 @@ import { FieldWidget } from '../widgets/FieldWidget'
 import type { WidgetProps } from '../widgets/types'
 import { emptyLine, type FormValue, type FormValues, type LineValues, type SubmitValues } from './form-values'
 import { BalanceIndicator } from './BalanceIndicator'
+import { useFetchedLineValues } from './useFetchedLineValues'
 
 /**
  * The lines of a document in the generic form (react-hook-form `useFieldArray`): a row per
@@ -32,6 +33,8 @@ type Props = {
   balance?: { readonly debit: string; readonly credit: string }
   /** Judges the lines again (the form's `trigger`): after a save was tried, rules over the lines follow each change. */
   revalidate?: (name: string) => Promise<boolean>
+  /** The form's `setValue`: a line's value fetched from the row it refers to (Field.fetchFrom) is filled in with it. */
+  setValue?: UseFormSetValue<FormValues>
 }
 
 const cellInput = 'min-w-44'
@@ -99,7 +102,7 @@ export function LineCell({ name, field, label, control, knownLabels, isSubmitted
   )
 }
 
-export function LinesEditor({ name, field, labelKey, control, storedLabels, isDisabled = false, widgets, balance, revalidate }: Props) {
+export function LinesEditor({ name, field, labelKey, control, storedLabels, isDisabled = false, widgets, balance, revalidate, setValue }: Props) {
   const { t } = useTranslation()
   const format = useFormat()
   const tableId = useId()
@@ -109,6 +112,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
   const { fields: rows, append, remove, move, insert } = useFieldArray({ control, name: name as never, keyName: '_key' as never })
   const watched = (useWatch({ control, name }) as LineValues[] | undefined) ?? []
   const computed = watched.map((values) => computedLine(line, values))
+  useFetchedLineValues(name, line, watched, rows.map((r) => String((r as { _key?: string })._key)), setValue)
   // `errors` is read so that a submit re-renders the lines; `isSubmitted` rides along with it.
   const { errors, isSubmitted } = useFormState({ control, name })
   const listError = (errors[name] as { root?: { message?: string }; message?: string } | undefined)?.root?.message ?? (errors[name] as { message?: string } | undefined)?.message

@@ -40,7 +40,9 @@ function EntryText({ entity, entry }: { entity: AnyEntity; entry: Entry }) {
   const entities = useEntities()
   const of = entry.entity === entity.name ? entity : entities.find((e) => e.name === entry.entity)
   const verb = (action: string) => (['create', 'update', 'delete'].includes(action) ? t(`history.${action}d`) : t(of?.actions[action]?.labelKey ?? `action.${action}`))
-  const status = entity.workflow && entry.entity === entity.name ? entry.changes[entity.workflow.field] : undefined
+  // A move of the status (not its start: a new record's status is where it starts).
+  const moved = entity.workflow && entry.entity === entity.name ? entry.changes[entity.workflow.field] : undefined
+  const status = moved && moved[0] !== null && moved[0] !== undefined ? moved : undefined
   // What an action was given: the audit keeps it as `_input: [null, {…}]`.
   const input = entry.changes._input
   const given = Array.isArray(input) && isRecord(input[1]) ? Object.entries(input[1]) : []
@@ -59,14 +61,15 @@ function EntryText({ entity, entry }: { entity: AnyEntity; entry: Entry }) {
     <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
       <span className="font-medium">{verb(entry.action)}</span>
       {status && (
-        <span className="inline-flex items-center gap-1">
+        <span className="inline-flex flex-wrap items-center gap-1">
           <StatusChip value={String(status[0])} tones={entity.workflow!.tones} />
           <span aria-hidden="true" className="flip-rtl">→</span>
           <StatusChip value={String(status[1])} tones={entity.workflow!.tones} />
         </span>
       )}
       {given
-        .filter(([, v]) => v !== null && v !== '' && v !== undefined)
+        // What was typed (an amount, a transaction id): a picked row's id would say nothing.
+        .filter(([k, v]) => v !== null && v !== '' && v !== undefined && of?.actions[entry.action]?.input[k]?.kind !== 'ref')
         .map(([k, v]) => (
           <span key={k} className="text-slate-600 dark:text-slate-300">
             {t(of?.actions[entry.action]?.input[k]?.label ?? `field.${k}`)}: <span className="tabular-nums">{said(v)}</span>
@@ -94,10 +97,11 @@ export function RecordHistory({ entity, row }: { entity: AnyEntity; row: Row }) 
           <ol className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="record-history">
             {entries.map((entry) => (
               <li key={entry.id} className="flex flex-wrap items-baseline gap-x-4 gap-y-1 px-6 py-3 text-sm">
-                <time dateTime={entry.at} className="w-40 shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">
+                <time dateTime={entry.at} className="shrink-0 text-xs text-slate-500 tabular-nums sm:w-40 dark:text-slate-400">
                   {format.dateTime(entry.at)}
                 </time>
-                <span className="min-w-0 flex-1">
+                {/* On a phone the entry has a line of its own, under its time and author. */}
+                <span className="order-last min-w-0 basis-full sm:order-none sm:basis-0 sm:flex-1">
                   <EntryText entity={entity} entry={entry} />
                 </span>
                 <span className="text-xs text-slate-500 dark:text-slate-400">{entry.actor ?? t('history.system')}</span>
