@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { checkRegistry, entities, RegistryError } from '../../../schema'
 import { registryKeys, type Catalogue } from '../../../schema/check'
 import { defineEntity, f } from '../../../schema/kit'
+import { defineWidget } from '../../../schema/kit/widget'
 import { catalogues } from '../../../server/i18n'
 
 /** The registry's self-check (architecture §1): every problem named with entity, field and fix. */
@@ -12,6 +13,37 @@ const widget = (over: Partial<Parameters<typeof defineEntity>[0]> = {}) =>
 describe('checkRegistry', () => {
   it('finds no problem in the real registry with the real catalogues', () => {
     expect(checkRegistry(entities, catalogues)).toEqual([])
+  })
+
+  it('reports a value fetched through something that is not a reference, or from a field its row does not have', () => {
+    const e = widget({
+      fields: {
+        name: f.text({ required: true, search: true }),
+        parent: f.ref('widget'),
+        price: f.money({ fetchFrom: { ref: 'name', field: 'price' } }),
+        cost: f.money({ fetchFrom: { ref: 'parent', field: 'ghost' } }),
+        copy: f.text({ fetchFrom: { ref: 'parent', field: 'name' } }),
+      },
+    })
+    expect(checkRegistry([e]).map((p) => `${p.field}: ${p.message}`)).toEqual([
+      "price: fetchFrom names 'name', which is not a reference of 'widget'",
+      "cost: fetchFrom reads 'ghost', which 'widget' does not have",
+    ])
+  })
+
+  it('reports a dashboard widget that reads or links to what the registry does not have', () => {
+    const problems = checkRegistry([widget()], {}, [], [
+      defineWidget({ name: 'ghosts', dashboard: 'project', kind: 'figure', reads: 'ghost', order: 1 }),
+      defineWidget({ name: 'widgets', dashboard: 'project', kind: 'list', reads: 'widget', link: { entity: 'widget', view: 'none' }, route: 'get_widgets', order: 2 }),
+      defineWidget({ name: 'widgets', dashboard: 'project', kind: 'figure', reads: 'widget', route: 'get_widgets', order: 3 }),
+    ]).map((p) => `${p.entity}: ${p.message}`)
+    expect(problems).toEqual([
+      "widget ghosts: reads 'ghost', which is not an entity with a list of its own",
+      "widget widgets: links to the view 'none', which 'widget' does not have",
+      'widget widgets: a list widget names its columns',
+      "widget widgets: duplicate widget name 'widgets'",
+      "widget widgets: duplicate widget route 'get_widgets'",
+    ])
   })
 
   it('reports a reference to an entity that is not registered, listing the registered ones', () => {
