@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { defineEntity, f } from '../../schema/kit'
 import { i18n } from '../../src/i18n'
 import { gadgetOrder, throwawayCatalogue, throwawayEntities } from '../support/throwaway-registry'
 import { adminUser, api, cityHandlers, envelope, storeSessionOf, type ServerUser } from './support/fixtures'
@@ -300,5 +301,39 @@ describe('lines with the keyboard', () => {
     fireEvent.change(lineInput(2, 'Serial Number'), { target: { value: '5' } })
     fireEvent.keyDown(lineInput(2, 'Serial Number'), { key: 's', metaKey: true })
     await waitFor(() => expect(saves).toBe(2))
+  })
+})
+
+/**
+ * A line's value fetched from the row its reference points at (registry `fetchFrom`, issue
+ * 22: an order line's price from its product): filled in as the row is picked, changed when
+ * another is, and a stored line keeps what it holds when the form opens.
+ */
+describe('a line’s value fetched from the row it refers to', () => {
+  const quoteLine = defineEntity({
+    name: 'quote_line',
+    module: 'test',
+    lineOf: 'quote',
+    labelField: 'place',
+    fields: { place: f.ref('city', { required: true, label: 'field.district' }), place_name: f.text({ max: 50, label: 'field.name', fetchFrom: { ref: 'place', field: 'name' } }) },
+  })
+  const quote = defineEntity({
+    name: 'quote',
+    module: 'test',
+    listKey: 'quotes',
+    labelField: 'title',
+    route: { area: 'quote-management', list: 'quotes' },
+    fields: { title: f.text({ max: 50, required: true, search: true }), items: f.lines(quoteLine, { min: 1 }) },
+  })
+
+  it('fills the line in as its row is picked, and again as another is', async () => {
+    i18n.addResourceBundle('en', 'translation', { entity: { quote: { one: 'Quote', other: 'Quotes' }, quote_line: { one: 'Quote line', other: 'Quote lines' } } }, true, true)
+    server.use(...cityHandlers)
+    const { user } = await renderApp(`${quote.ui.formPath}/new`, { entities: [...throwawayEntities, quote, quoteLine] })
+    expect(await screen.findByRole('heading', { name: 'New Quote' })).toBeInTheDocument()
+    await pickDistrict(user, 1, 'Dha', 'Dhaka')
+    await waitFor(() => expect(lineInput(1, 'Name')).toHaveValue('Dhaka'))
+    await pickDistrict(user, 1, 'Chat', 'Chattogram')
+    await waitFor(() => expect(lineInput(1, 'Name')).toHaveValue('Chattogram'))
   })
 })
