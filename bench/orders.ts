@@ -427,10 +427,24 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0]!
   console.log(`bench:orders — ${count(ORDERS)} orders, ${CONCURRENCY} callers, ${PRODUCTS} products in ${CATEGORIES} categories, ${count(CUSTOMERS)} customers; load average ${loadAtStart.toFixed(1)} on ${cpus().length} cores`)
   const orders = plan(ORDERS)
-  const cluster: Cluster = await startPostgres({ settings: { shared_buffers: '256MB' } })
-  const dbUrl = `postgres://${cluster.user}@${cluster.host}:${cluster.port}/postgres`
+  let cluster: Cluster | undefined
   let server: RunningServer | undefined
   let own: Awaited<ReturnType<typeof connect>> | undefined
+  // A run stopped half-way (Ctrl-C, a closed pipe) takes its server and cluster with it.
+  let abandoned = false
+  const abandon = () => {
+    abandoned = true
+    if (!cluster) return // still starting: stopped as soon as it has
+    if (server) process.kill(server.pid, 'SIGTERM')
+    cluster.stop()
+    process.exit(130)
+  }
+  process.once('SIGINT', abandon)
+  process.once('SIGTERM', abandon)
+  process.stdout.on('error', abandon)
+  cluster = await startPostgres({ settings: { shared_buffers: '256MB' } })
+  if (abandoned) abandon()
+  const dbUrl = `postgres://${cluster.user}@${cluster.host}:${cluster.port}/postgres`
   try {
     server = await startServer({ DATABASE_URL: dbUrl })
     own = await connect({ kind: 'postgres', url: dbUrl, poolConfig: { max: 2 } })

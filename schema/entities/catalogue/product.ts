@@ -33,8 +33,8 @@ export const product = defineEntity({
     old_price: f.money({ min: '0' }),
     // The low-stock threshold (decisions.md: default 5): the dashboard counts products at or below it.
     low_stock_alert: f.integer({ default: 5, min: 0 }),
-    // Units on hand, from its stock row (server/domain/inventory): what an order's product search shows.
-    in_stock: f.integer({ virtual: true, compute: () => null, sortable: false, hideInList: true }),
+    // Units on hand, from its stock row (server/domain/inventory): what an order's product search shows; the stock ledger audits it.
+    in_stock: f.integer({ virtual: true, compute: () => null, sortable: false, hideInList: true, audited: false }),
     is_popular: f.boolean({ default: false }),
     is_new_arrival: f.boolean({ default: false }),
     is_under_discount: f.boolean({ default: false }),
