@@ -233,10 +233,11 @@ type RouteCase = { name: string; path: string | null; floor: (db: Db) => Promise
  * queries one after the other, as the server runs them.
  */
 function routeCases(): RouteCase[] {
+  // `shared`: what one request's widgets share (a dashboard's floor shares as its request does).
   const run = (w: Widget, params = NO_PERIOD) => {
     const f = orderWidgets[w.name]
     if (!f) throw new Error(`no query for the widget ${w.name}`)
-    return (db: Db) => f({ db, params, actor: null, registry: entities })
+    return (db: Db, shared = new Map<string, Promise<unknown>>()) => f({ db, params, actor: null, registry: entities, shared })
   }
   const cases: RouteCase[] = widgets.filter((w) => w.route).map((w) => ({ name: w.route!, path: `/dashboard/api/v1/${w.route}/`, floor: run(w), widgets: [w] }))
   cases.push(...widgets.filter((w) => !w.route).map((w) => ({ name: `(${w.dashboard}: ${w.name}, no route)`, path: null, floor: run(w), widgets: [w] })))
@@ -257,7 +258,8 @@ function routeCases(): RouteCase[] {
       name: `widgets/?${query}`,
       path: `/dashboard/api/v1/widgets/?${query}`,
       floor: async (db) => {
-        for (const r of runs) await r(db)
+        const shared = new Map<string, Promise<unknown>>()
+        for (const r of runs) await r(db, shared)
       },
       widgets: shown,
     })
@@ -370,7 +372,7 @@ async function explainWidget(url: string, w: Widget): Promise<string[]> {
     },
   }) as unknown as Db
   try {
-    await orderWidgets[w.name]!({ db, params: NO_PERIOD, actor: null, registry: entities })
+    await orderWidgets[w.name]!({ db, params: NO_PERIOD, actor: null, registry: entities, shared: new Map() })
     const plans: string[] = []
     for (const q of [...caught]) {
       const r = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers) ${q.sql}`, [...q.parameters]))

@@ -63,7 +63,7 @@ export function registryKeys(entities: readonly Entity<string, Fields>[], report
     for (const rule of [...e.rules, ...(e.rowsPerLine?.lineRules ?? [])]) keys.add(rule.message)
     if (e.rowsPerLine) keys.add(`field.${e.rowsPerLine.lines}`)
     for (const view of Object.values(e.views)) keys.add(view.label)
-    for (const key of [...(e.print?.signatures ?? []), ...(e.print?.party ? [e.print.party.label] : [])]) keys.add(key)
+    for (const key of [...(e.print?.signatures ?? []), ...(e.print?.party ? [e.print.party.label] : []), ...(e.print?.blocks ?? []).map((b) => b.label)]) keys.add(key)
     if (e.builtIn) keys.add(e.builtIn.message)
     for (const section of e.sections) keys.add(section.label)
     for (const action of Object.values(e.actions)) {
@@ -210,7 +210,7 @@ export function checkRegistry(
     for (const rule of e.rules) {
       if (!judged.fields[rule.field]) problems.push({ entity: e.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a field` })
     }
-    if (e.print) problems.push(...printProblems(judged, e.print))
+    if (e.print) problems.push(...printProblems(judged, e.print), ...printBlockProblems(byName, e, e.print))
     for (const view of Object.values(e.views)) {
       unique('route', view.ui.listPath, e.name, `list route of the view '${view.name}'`)
       problems.push(...viewProblems(byName, e, view))
@@ -518,6 +518,22 @@ function printProblems(e: Entity<string, Fields>, print: NonNullable<Entity<stri
   for (const total of print.totals ?? []) if (!print.lines?.columns.includes(total) || !isNumber(total)) say(`total '${total}' is not a number column of its lines`)
   if (typeof print.amount === 'string' && e.fields[print.amount]?.kind !== 'decimal') say(`amount '${print.amount}' is not a money field`)
   if (typeof print.amount === 'object' && !isNumber(print.amount.sum)) say(`amount sums '${print.amount.sum}', which is not a number column of its lines`)
+  return problems
+}
+
+/** A printed block is a row of another entity that refers to the document by a list filter, with fields it has. */
+function printBlockProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, print: NonNullable<Entity<string, Fields>['print']>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  for (const block of print.blocks ?? []) {
+    const other = byName.get(block.entity)
+    const say = (message: string) => problems.push({ entity: e.name, message: `print: block '${block.entity}': ${message}` })
+    if (!other || other.isLine) {
+      say('is not an entity with a list of its own')
+      continue
+    }
+    if (other.fields[block.via]?.ref?.target !== e.name || !other.filterFields.includes(block.via)) say(`'${block.via}' is not its reference to '${e.name}' among its list filters`)
+    for (const name of block.fields) if (!other.fields[name]) say(`'${name}' is not one of its fields`)
+  }
   return problems
 }
 

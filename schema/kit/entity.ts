@@ -276,6 +276,12 @@ export type PrintConfig<N extends string = string> = {
   readonly amount?: N | { readonly sum: string }
   /** Signature lines, by their i18n keys (`print.prepared_by`). */
   readonly signatures?: readonly `print.${string}`[]
+  /**
+   * Rows of other entities that refer to the document, each printed as a block beside the
+   * party — the newest one of each (an order's billing and shipping addresses): `via` the
+   * other entity's reference to it (one of its list filters), `fields` what the block shows.
+   */
+  readonly blocks?: readonly { readonly entity: string; readonly via: string; readonly label: `print.${string}`; readonly fields: readonly string[] }[]
 }
 
 /**

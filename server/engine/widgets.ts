@@ -17,7 +17,17 @@ import { validateShape } from './validate'
  * one connection — so the dashboard is one request, asked after the navigation.
  */
 export type WidgetParams = { date_after: string | null; date_before: string | null }
-export type WidgetRun = (args: { db: Executor; params: WidgetParams; actor: Actor | null; registry: Registry }) => Promise<WidgetData>
+/**
+ * `shared`: what the widgets of one request may share — a query several of them read (the
+ * dashboard's sold lines, summed once per product, for best sellers and categories alike).
+ */
+export type WidgetRun = (args: { db: Executor; params: WidgetParams; actor: Actor | null; registry: Registry; shared: Map<string, Promise<unknown>> }) => Promise<WidgetData>
+
+/** The answer of `make` under `key` in `shared`: worked out once per request, whichever widget asks first. */
+export function sharedOnce<T>(shared: Map<string, Promise<unknown>>, key: string, make: () => Promise<T>): Promise<T> {
+  if (!shared.has(key)) shared.set(key, make())
+  return shared.get(key) as Promise<T>
+}
 
 /** The period a dashboard may be asked for: two optional days, the first not after the second. */
 const periodShape = {
@@ -41,7 +51,8 @@ const contractAnswer = (w: Widget, data: WidgetData): Record<string, unknown> =>
 
 export function registerWidgetRoutes(app: FastifyInstance, deps: { db: Executor; registry: Registry; widgets: readonly Widget[]; runs: ReadonlyMap<string, WidgetRun> }): void {
   const permissionOf = (w: Widget) => deps.registry.find((e) => e.name === w.reads)!.permissions.LIST
-  const run = (w: Widget, req: FastifyRequest, params: WidgetParams) => deps.runs.get(w.name)!({ db: deps.db, params, actor: req.principal ?? null, registry: deps.registry })
+  const run = (w: Widget, req: FastifyRequest, params: WidgetParams, shared = new Map<string, Promise<unknown>>()) =>
+    deps.runs.get(w.name)!({ db: deps.db, params, actor: req.principal ?? null, registry: deps.registry, shared })
 
   for (const w of deps.widgets) {
     if (!w.route) continue
@@ -61,7 +72,9 @@ export function registerWidgetRoutes(app: FastifyInstance, deps: { db: Executor;
     const params = paramsOf(req)
     const shown = deps.widgets.filter((w) => w.dashboard === dashboard && can(caller, permissionOf(w))).sort((a, b) => a.order - b.order)
     const answers: Record<string, WidgetData> = {}
-    for (const w of shown) answers[w.name] = await run(w, req, params)
+    // One request's widgets share what they read alike.
+    const shared = new Map<string, Promise<unknown>>()
+    for (const w of shown) answers[w.name] = await run(w, req, params, shared)
     return { widgets: answers }
   })
 }

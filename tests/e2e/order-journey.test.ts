@@ -118,6 +118,17 @@ describe('an order in the browser', () => {
     await page.getByRole('link', { name: 'Open Unpaid Orders' }).click()
     await page.waitForURL((url) => url.pathname === '/apps/order-managements/orders/unpaid')
     await expect.poll(() => page.getByRole('row', { name: new RegExp(orderNo) }).count()).toBe(1)
+
+    // The spec's invoice address of a demo order opens it; printed, it shows where it goes with its lines and totals.
+    await page.goto(`${server.url}/apps/order-managements/order-invoice/1`)
+    await page.waitForURL((url) => url.pathname === '/apps/e-commerce/orders/1')
+    await page.emulateMedia({ media: 'print' })
+    const printed = page.getByTestId('print-document')
+    await expect.poll(() => printed.isVisible()).toBe(true)
+    await expect.poll(() => printed.getByTestId('print-block-shippingaddress').innerText()).toContain('House 7, Road 2, Banani')
+    expect(await printed.getByTestId('print-total-total_price').innerText()).toBe('1,220.00')
+    await page.screenshot({ path: join(shotsDir, 'order-print.png'), fullPage: true })
+    await page.emulateMedia({ media: 'screen' })
   })
 
   it('fits light and dark, English and Arabic, a desktop and a phone', async () => {

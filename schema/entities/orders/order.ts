@@ -141,6 +141,10 @@ export const order = defineEntity({
     totals: ['total_price'],
     amount: 'net_amount',
     signatures: ['print.prepared_by', 'print.received_by'],
+    blocks: [
+      { entity: 'billingaddress', via: 'order', label: 'print.bill_to', fields: ['name', 'street_address', 'thana', 'city', 'zip_code', 'phone', 'email'] },
+      { entity: 'shippingaddress', via: 'order', label: 'print.ship_to', fields: ['name', 'street_address', 'thana', 'city', 'zip_code', 'phone', 'email'] },
+    ],
   },
   // `order-managements/orders/{paymentStatus?}` (the spec) — sales, as the dashboard counts them — and the orders still on their way to the customer.
   views: {

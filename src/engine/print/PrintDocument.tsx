@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { money, type AnyField } from '../../../schema/kit'
 import { isLanguage } from '../../i18n'
 import { useFormat } from '../../i18n/useFormat'
+import { useAccess } from '../access-context'
 import { useEntity } from '../entities-context'
 import { fetchList, type AnyEntity, type Row } from '../entity-api'
 import { cellValueOf, FieldCell } from '../list/FieldCell'
@@ -65,6 +67,48 @@ function useAmountInWords(amount: string | undefined) {
   return { words: words.data ?? '', isReady: amount === undefined || !words.isPending }
 }
 
+type Block = NonNullable<NonNullable<AnyEntity['print']>['blocks']>[number]
+
+/** The newest row of another entity that refers to the document (an order's shipping address), for those who may list it. */
+function useBlockRow(entity: AnyEntity, block: Block, id: number) {
+  const other = useEntity(block.entity)
+  const access = useAccess()
+  const isAllowed = other !== undefined && access.can(other.permissions.LIST)
+  const params = { page: 1, size: 1, ordering: '-id', filters: { [block.via]: String(id) } }
+  const query = useQuery({
+    // Under the document's own entity: asked again with it.
+    queryKey: [...entityKeys.all(entity.name), 'print-block', block.entity, block.via, id],
+    queryFn: ({ signal }) => fetchList(other!, params, signal),
+    enabled: isAllowed,
+  })
+  return { other, row: isAllowed ? query.data?.rows[0] : undefined, isReady: !isAllowed || !query.isPending }
+}
+
+function PrintBlock({ entity, block, id, onReady }: { entity: AnyEntity; block: Block; id: number; onReady: (name: string, isReady: boolean) => void }) {
+  const { t } = useTranslation()
+  const { other, row, isReady } = useBlockRow(entity, block, id)
+  useEffect(() => onReady(block.entity, isReady), [onReady, block.entity, isReady])
+  if (!other || !row) return null
+  const shown = block.fields.filter((name) => row[name] !== null && row[name] !== undefined && row[name] !== '')
+  return (
+    <div data-testid={`print-block-${block.entity}`}>
+      <p className="font-medium">{t(block.label)}</p>
+      {shown.map((name) => (
+        <p key={name}>
+          <FieldCell field={other.fields[name]!} value={cellValueOf(other.fields[name]!, row, name)} />
+        </p>
+      ))}
+    </div>
+  )
+}
+
+/** Whether every block has come (or is not for this reader): the print waits for them. */
+function useBlocksReady(blocks: readonly Block[]) {
+  const [ready, setReady] = useState<Readonly<Record<string, boolean>>>({})
+  const onReady = useCallback((name: string, isReady: boolean) => setReady((r) => (r[name] === isReady ? r : { ...r, [name]: isReady })), [])
+  return { onReady, isReady: blocks.every((b) => ready[b.entity] === true) }
+}
+
 export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) {
   const { t } = useTranslation()
   const format = useFormat()
@@ -81,7 +125,9 @@ export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) 
   const party = spec.party?.of(row)
   const company = useSiteSettings()
   const inWords = useAmountInWords(amount)
-  usePrintRequest(entity.name, row.id, company.isReady && inWords.isReady)
+  const blocks = spec.blocks ?? []
+  const blocksReady = useBlocksReady(blocks)
+  usePrintRequest(entity.name, row.id, company.isReady && inWords.isReady && blocksReady.isReady)
   return (
     <article className="hidden space-y-6 text-sm text-black print:block" aria-label={t(`${entity.labelKey}.one`)} data-testid="print-document">
       <header className="space-y-4 border-b border-black pb-3">
@@ -106,6 +152,13 @@ export function PrintDocument({ entity, row }: { entity: AnyEntity; row: Row }) 
           </div>
         )}
       </dl>
+      {blocks.length > 0 && (
+        <div className="grid grid-cols-2 gap-x-8 gap-y-4">
+          {blocks.map((block) => (
+            <PrintBlock key={`${block.entity}.${block.via}`} entity={entity} block={block} id={row.id} onReady={blocksReady.onReady} />
+          ))}
+        </div>
+      )}
       {spec.lines && line && (
         <table className="w-full border-collapse">
           <thead>
