@@ -113,18 +113,18 @@ describe('purchasing in the browser', () => {
     await page.screenshot({ path: join(shotsDir, 'purchase-print.png'), fullPage: true })
     await page.emulateMedia({ media: 'screen' })
 
-    // The stock: the demo's 4 bags and the 50 bought.
+    // The stock: the demo's 4 bags less the one its order sold, and the 50 bought.
     await nav.getByRole('link', { name: 'Stock', exact: true }).click()
     await page.waitForURL((url) => url.pathname === '/apps/inventory-management/inventories')
     const bags = page.getByRole('row', { name: /Jute Shopping Bag/ })
     await expect.poll(() => bags.count()).toBe(1)
-    await expect.poll(() => bags.innerText()).toMatch(/\b54\b/)
+    await expect.poll(() => bags.innerText()).toMatch(/\b53\b/)
     await page.screenshot({ path: join(shotsDir, 'purchase-stock.png'), fullPage: true })
-    // The product's movement history, on its form: the demo's opening stock and this purchase.
+    // The product's movement history, on its form: the demo's opening stock, its order's sale and this purchase.
     await nav.getByRole('link', { name: 'Products', exact: true }).click()
     await page.getByRole('link', { name: 'Jute Shopping Bag' }).click()
     const movements = page.getByRole('region', { name: 'Stock Movements' })
-    await expect.poll(() => movements.getByRole('row').count()).toBe(3)
+    await expect.poll(() => movements.getByRole('row').count()).toBe(4)
     expect(await movements.getByRole('row').nth(1).innerText()).toContain(purchase.invoice_no)
     await page.screenshot({ path: join(shotsDir, 'purchase-product-movements.png'), fullPage: true })
 

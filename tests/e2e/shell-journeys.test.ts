@@ -175,15 +175,17 @@ describe('the first seconds after sign-in', () => {
     return { page: fresh, errors, requests }
   }
 
-  it('shows the menu and the counts, asked once for every list, with no console error', async () => {
+  it('shows the menu and the shop’s dashboard, its figures asked in one request, with no console error', async () => {
     const { page: fresh, errors, requests } = await signInSlowly({ email: 'admin@example.com', password: 'admin123' })
     const nav = fresh.getByRole('navigation', { name: 'Main navigation' })
     await expect.poll(() => nav.getByRole('link', { name: 'Police Stations' }).isVisible()).toBe(true)
-    await fresh.getByTestId('count-thana').waitFor()
+    await fresh.getByTestId('figure-paid_orders').waitFor()
     await fresh.waitForTimeout(3000)
     // The router swapped in the signed-in routes under a drawn match (issue 20: "reading 'options'").
     expect(errors).toEqual([])
-    expect(requests.filter((path) => path === '/api/quick-panel/data')).toHaveLength(1)
+    // Every card of the dashboard from one request (issue 22), and no list asked to count.
+    expect(requests.filter((path) => path === '/dashboard/api/v1/widgets/')).toHaveLength(1)
+    expect(requests.filter((path) => path.startsWith('/dashboard/api/v1/') && path !== '/dashboard/api/v1/widgets/')).toEqual([])
     expect(requests.filter((path) => path.endsWith('/all/'))).toEqual([])
     await fresh.close()
   })
