@@ -17,6 +17,12 @@ export async function choose(page: Page, label: string | RegExp, text: string, o
   await input.click()
   await input.fill(text)
   await page.getByRole('option', { name: option }).first().click()
+  // A list of several stays open after a pick and takes the focus back to its input a moment
+  // later (to go on typing): closed first, what is typed next goes where it is meant to.
+  if (await page.getByRole('listbox').isVisible()) {
+    await input.press('Escape')
+    await page.getByRole('listbox').waitFor({ state: 'hidden' })
+  }
 }
 
 /** Saves and goes back to the list (Save itself stays on the saved record). */
