@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { isSet, lineLinkColumn } from '../../../schema/kit'
+import { isSet } from '../../../schema/kit'
 import { rowIdValueOf } from '../../../schema/kit/validators'
-import type { Row } from '../../db/types'
 import { can } from '../../auth/principal'
 import { messageFor } from '../../i18n'
 import { asSystem, type EngineCtx } from '../../engine/access'
@@ -10,7 +9,7 @@ import { BusinessError, ForbiddenError, UnauthorizedError, ValidationError } fro
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { requestContext } from '../../engine/routes'
-import { createRow, deleteRow, inTransaction, notFound, readList, readRow, runAction, updateRow } from '../../engine/service'
+import { changeLines, createRow, deleteRow, documentOfLine, inTransaction, notFound, readList, readRow, runAction, updateRow } from '../../engine/service'
 import { addressOf } from './addresses'
 import { confirmHandler } from './sale'
 
@@ -55,12 +54,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     return Number(found.rows[0].user)
   }
 
-  /** The order a line belongs to, or a 404 naming the line. */
-  async function orderOfLine(lineId: number): Promise<number> {
-    const found = await sql<{ parent: number }>`select ${sql.ref(lineLinkColumn(item!))} as parent from orderitem where id = ${lineId}`.execute(deps.db)
-    if (!found.rows[0]) throw notFound(item!, lineId)
-    return Number(found.rows[0].parent)
-  }
+  const orderOfLine = (lineId: number) => documentOfLine(deps.db, item!, lineId)
 
   const bodyOf = (req: FastifyRequest): Line => {
     const body = req.body ?? {}
@@ -68,11 +62,9 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     return body as Line
   }
 
-  /** The order's lines changed through its update (the engine's lock, rules, stock and posting): `change` gets the stored lines as ids. */
-  async function changeLines(ctx: EngineCtx, id: number, change: (lines: Line[]) => Line[]): Promise<Row> {
-    const stored = ((await readRow(ctx, id)).order_items as Line[]) ?? []
-    return updateRow(ctx, id, { order_items: change(stored.map((l) => ({ id: l.id, product: l.product, color: l.color, size: l.size, quantity: l.quantity, price: l.price }))) })
-  }
+  /** The order's lines changed through its update (its lock, rules, stock and posting): `change` gets them as ids with their quantity. */
+  const changeItems = (ctx: EngineCtx, id: number, change: (lines: Line[]) => Line[]) =>
+    changeLines(ctx, id, 'order_items', (stored) => change(stored.map((l) => ({ id: l.id, quantity: l.quantity }))))
 
   // A line taken off (`customerorder_delete_item/{orderId}/{itemId}`); the last line of a cart takes the cart with it.
   const deleteItem = async (req: FastifyRequest<{ Params: { orderId: string; itemId: string } }>) => {
@@ -83,7 +75,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     const row = await readRow(ctx, id)
     const rest = ((row.order_items as Line[]) ?? []).filter((l) => l.id !== lineId)
     if (rest.length === 0 && row.status === 'pending') return { detail: messageFor(req.headers['accept-language'], await deleteRow(ctx, id)), order_deleted: true }
-    return changeLines(ctx, id, (lines) => lines.filter((l) => l.id !== lineId))
+    return changeItems(ctx, id, (lines) => lines.filter((l) => l.id !== lineId))
   }
   const stepItem = (sign: 1 | -1) => async (req: FastifyRequest<{ Params: { orderId: string; itemId: string } }>) => {
     const id = rowIdOf(order, req.params.orderId)
@@ -92,7 +84,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     const step = Number((bodyOf(req).quantity as unknown) ?? 1)
     if (!Number.isSafeInteger(step) || step < 1 || step > MAX_STEP) throw new ValidationError({ quantity: [{ key: step < 1 ? 'validation.min_value' : 'validation.max_value', params: { min: 1, max: MAX_STEP } }] })
     const ctx = ctxFor(req, await ownerOf(id), order.permissions.UPDATE)
-    return changeLines(ctx, id, (lines) => lines.map((l) => (l.id === lineId ? { ...l, quantity: Number(l.quantity) + sign * step } : l)))
+    return changeItems(ctx, id, (lines) => lines.map((l) => (l.id === lineId ? { ...l, quantity: Number(l.quantity) + sign * step } : l)))
   }
   // At each of the order's bases, and where the contract's table puts them (`/customerorder/api/v1/customerorder_delete_item/…`).
   for (const prefix of [...bases, '/customerorder/api/v1']) {
@@ -122,7 +114,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
       const id = await orderOfLine(lineId)
       const body = bodyOf(req)
       const given = Object.fromEntries(['product', 'color', 'size', 'quantity', 'price'].filter((k) => Object.hasOwn(body, k)).map((k) => [k, body[k]]))
-      return changeLines(ctxFor(req, await ownerOf(id), order.permissions.UPDATE), id, (lines) => lines.map((l) => (l.id === lineId ? { ...l, ...given } : l)))
+      return changeItems(ctxFor(req, await ownerOf(id), order.permissions.UPDATE), id, (lines) => lines.map((l) => (l.id === lineId ? { ...l, ...given } : l)))
     })
 
     // The storefront's confirmation: the customer's own order (or staff's, under CONFIRM), as the engine's `confirm`.
@@ -175,7 +167,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
       const id = Number(cart.rows[0].id)
       const stored = ((await readRow(inTrx, id)).order_items as Line[]) ?? []
       const same = stored.find((l) => rowIdValueOf(l.product) === rowIdValueOf(line.product) && rowIdValueOf(l.color) === rowIdValueOf(line.color) && rowIdValueOf(l.size) === rowIdValueOf(line.size))
-      const lines = stored.map((l) => ({ id: l.id, product: l.product, color: l.color, size: l.size, quantity: l.quantity, price: l.price }))
+      // Stored lines by their id (the engine keeps the rest of each), with their quantity to add to.
+      const lines = stored.map((l) => ({ id: l.id, quantity: l.quantity }))
       const next = same ? lines.map((l) => (l.id === same.id ? { ...l, quantity: Number(l.quantity) + Number(line.quantity), ...(isSet(line.price) ? { price: line.price } : {}) } : l)) : [...lines, line]
       return updateRow(inTrx, id, { order_items: next })
     })

@@ -6,7 +6,7 @@ import { ConflictError, ValidationError } from '../../engine/errors'
 import type { EntityHooks } from '../../engine/hooks'
 import { numberDayOf } from '../../engine/numbering'
 import type { PostingOf } from '../../engine/posting'
-import { createRow, type ActionHandler } from '../../engine/service'
+import { createRow, updateRow, type ActionHandler } from '../../engine/service'
 import type { StockMovesOf } from '../../engine/stock-moves'
 import { seededLedger } from '../accounting/ledgers'
 import { openStock, valueMoved } from '../inventory/stock'
@@ -78,7 +78,8 @@ export const confirmHandler: ActionHandler = async ({ trx, id, row, input, regis
     }
   }
   const method = rowIdValueOf(input.payment_method)
-  if (method !== null) await sql`update "order" set payment_method = ${method} where id = ${id}`.execute(trx)
+  // The method it is paid by becomes the order's, through the engine (judged, audited).
+  if (method !== null) await updateRow(engine(registry.find((e) => e.name === 'order')!), id, { payment_method: method })
   const amount = String(input.pay_amount ?? '0')
   if (money.toMinor(amount) <= 0n) return
   const reference = [input.bkash, input.rocket, input.nagad].find(isSet) ?? null

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { lineLinkColumn, type Entity, type Fields } from '../../../schema/kit'
+import { type Entity, type Fields } from '../../../schema/kit'
 import { rowIdValueOf } from '../../../schema/kit/validators'
 import type { Row } from '../../db/types'
 import { asSystem, authorize, type EngineCtx } from '../../engine/access'
@@ -10,7 +10,7 @@ import { messageFor } from '../../i18n'
 import type { ModuleDeps } from '../../engine/modules'
 import { rowIdOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
-import { inTransaction, notFound, readList, readRow, updateRow } from '../../engine/service'
+import { changeLines, documentOfLine, inTransaction, readList, readRow } from '../../engine/service'
 import { purchaseFromRequest } from './from-request'
 import { registerVendorOffers } from './vendor-offers'
 
@@ -40,20 +40,9 @@ export function registerPurchasingRoutes(app: FastifyInstance, deps: ModuleDeps)
   const engine = { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir }
   const ctxOf = (entity: Entity<string, Fields>, req: FastifyRequest) => requestContext(engine, entity, req)
 
-  /** The document a line belongs to, or a 404 naming the line. */
-  async function documentOfLine(line: Entity<string, Fields>, id: number): Promise<number> {
-    const found = await sql<{ parent: number }>`select ${sql.ref(lineLinkColumn(line))} as parent from ${sql.id(line.name)} where id = ${id}`.execute(deps.db)
-    if (!found.rows[0]) throw notFound(line, id)
-    return Number(found.rows[0].parent)
-  }
-
-  /** A document's lines changed through its update: `change` gives the lines sent (ids keep the stored ones). */
-  async function changeLines(req: FastifyRequest, document: Entity<string, Fields>, field: string, line: Entity<string, Fields>, lineId: number, change: (lines: Line[]) => Line[]) {
-    const id = await documentOfLine(line, lineId)
-    const ctx = ctxOf(document, req)
-    const stored = (await readRow(ctx, id))[field] as Line[]
-    return updateRow(ctx, id, { [field]: change(stored.map((l) => ({ id: l.id }))) })
-  }
+  /** A document's line changed or taken off through the document's update (`change`: the lines kept, by id). */
+  const changeLinesOf = async (req: FastifyRequest, document: Entity<string, Fields>, field: string, line: Entity<string, Fields>, lineId: number, change: (lines: Line[]) => Line[]) =>
+    changeLines(ctxOf(document, req), await documentOfLine(deps.db, line, lineId), field, (stored) => change(stored.map((l) => ({ id: l.id }))))
 
   const bodyOf = (req: FastifyRequest): Line => {
     const body = req.body ?? {}
@@ -69,12 +58,12 @@ export function registerPurchasingRoutes(app: FastifyInstance, deps: ModuleDeps)
     const itemId = rowIdOf(purchaseItem, req.params.itemId)
     const body = bodyOf(req)
     const given = Object.fromEntries(['product', 'quantity', 'unit_price'].filter((k) => Object.hasOwn(body, k)).map((k) => [k, body[k]]))
-    return changeLines(req, purchase, 'items', purchaseItem, itemId, (lines) => lines.map((l) => (l.id === itemId ? { ...l, ...given } : l)))
+    return changeLinesOf(req, purchase, 'items', purchaseItem, itemId, (lines) => lines.map((l) => (l.id === itemId ? { ...l, ...given } : l)))
   })
 
   app.delete<{ Params: { itemId: string } }>(`${purchaseBase}/delete_item/:itemId`, { config: actionConfig(purchase, 'UPDATE') }, async (req) => {
     const itemId = rowIdOf(purchaseItem, req.params.itemId)
-    return changeLines(req, purchase, 'items', purchaseItem, itemId, (lines) => lines.filter((l) => l.id !== itemId))
+    return changeLinesOf(req, purchase, 'items', purchaseItem, itemId, (lines) => lines.filter((l) => l.id !== itemId))
   })
 
   /** The purchase as its invoice prints it: the record with its lines, and who it is from. */
@@ -134,7 +123,7 @@ export function registerPurchasingRoutes(app: FastifyInstance, deps: ModuleDeps)
   // `/purchase_req_item/api/v1/purchase_req_item/delete/{id}`: a line taken off its offer (while it may change).
   app.delete<Ids>(`${requestItem.api.base}/delete/:id`, { config: actionConfig(request, 'UPDATE') }, async (req) => {
     const itemId = rowIdOf(requestItem, req.params.id)
-    await changeLines(req, request, 'purchase_request_items', requestItem, itemId, (lines) => lines.filter((l) => l.id !== itemId))
+    await changeLinesOf(req, request, 'purchase_request_items', requestItem, itemId, (lines) => lines.filter((l) => l.id !== itemId))
     return { detail: messageFor(req.headers['accept-language'], deleteMessage(requestItem, itemId, 'deleted')) }
   })
 
