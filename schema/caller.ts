@@ -8,6 +8,7 @@
 export const callerAttributes = {
   branch: { entity: 'employee', field: 'branch' },
   department: { entity: 'employee', field: 'department' },
+  ticket_department: { entity: 'employee', field: 'ticket_department' },
 } as const satisfies Readonly<Record<string, { readonly entity: string; readonly field: string }>>
 
 export type CallerAttributes = { readonly [K in keyof typeof callerAttributes]: number | null }

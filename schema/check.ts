@@ -1,5 +1,5 @@
 import type { Entity, Fields, Report } from './kit'
-import { documentOf, genericRoutes, isFilterable, treeFieldsOf, validationKeys } from './kit'
+import { actions, documentOf, genericRoutes, isFilterable, treeFieldsOf, validationKeys } from './kit'
 import { materialIcons, navGroups, navigationEntries, type MaterialIcon } from './navigation'
 import type { Widget } from './kit/widget'
 
@@ -151,6 +151,27 @@ function withinProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: 
   return problems
 }
 
+/** `own`: one of `field` (a reference to the user) or `via` (a reference to an entity with an own field), and actions the entity has. */
+function ownProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, own: NonNullable<Entity<string, Fields>['own']>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const isUserRef = (name: string) => {
+    const target = e.fields[name]?.ref ? byName.get(e.fields[name]!.ref!.target) : undefined
+    return e.fields[name]?.kind === 'ref' && !e.fields[name]!.isVirtual && (target?.name === 'user' || target?.parent?.name === 'user')
+  }
+  if ((own.field === undefined) === (own.via === undefined)) problems.push({ entity: e.name, message: 'own: give one of field (a reference to the user) or via (a reference to a record that has its own field)' })
+  if (own.field !== undefined && !isUserRef(own.field)) problems.push({ entity: e.name, field: own.field, message: 'own.field must be a stored reference to user (or an entity that extends it)' })
+  if (own.via !== undefined) {
+    const field = e.fields[own.via]
+    const target = field?.kind === 'ref' ? byName.get(field.ref!.target) : undefined
+    if (!target || field!.isVirtual) problems.push({ entity: e.name, field: own.via, message: 'own.via must be a stored reference of the entity' })
+    else if (!target.own?.field) problems.push({ entity: e.name, field: own.via, message: `own.via: '${target.name}' has no own field: its records are no one's` })
+  }
+  const known = new Set<string>([...actions, ...Object.keys(e.actions)])
+  for (const action of own.actions) if (!known.has(action)) problems.push({ entity: e.name, message: `own.actions: '${action}' is neither ${actions.join(', ')} nor an action of '${e.name}'` })
+  if (own.actions.includes('CREATE') && !own.actions.includes('LIST')) problems.push({ entity: e.name, message: 'own.actions: CREATE without LIST: give LIST too, or its creators lose sight of what they wrote' })
+  return problems
+}
+
 export function checkRegistry(
   entities: readonly Entity<string, Fields>[],
   catalogues: Readonly<Record<string, Catalogue>> = {},
@@ -213,6 +234,8 @@ export function checkRegistry(
     if (e.print) problems.push(...printProblems(judged, e.print), ...printBlockProblems(byName, e, e.print))
     for (const view of Object.values(e.views)) {
       unique('route', view.ui.listPath, e.name, `list route of the view '${view.name}'`)
+      // Its own form address (`route.form`) is its alone; at its own list's address it is that list's `/{id}`.
+      if (view.ui.formPath !== undefined && view.ui.formPath !== view.ui.listPath) unique('route', view.ui.formPath, e.name, `form route of the view '${view.name}'`)
       problems.push(...viewProblems(byName, e, view))
     }
     problems.push(...sectionProblems(e))
@@ -221,6 +244,7 @@ export function checkRegistry(
     problems.push(...numberingProblems(byName, e))
     if (e.rowsPerLine) problems.push(...rowsPerLineProblems(byName, e, e.rowsPerLine))
     problems.push(...withinProblems(byName, e), ...fetchFromProblems(byName, e))
+    if (e.own) problems.push(...ownProblems(byName, e, e.own))
     for (const [name, field] of Object.entries(e.fields)) {
       if (field.maxDepth === undefined) continue
       if (!treeFieldsOf(e).some(([tree]) => tree === name)) problems.push({ entity: e.name, field: name, message: `maxDepth is for a reference of '${e.name}' to itself (a tree)` })
@@ -537,6 +561,9 @@ function printBlockProblems(byName: ReadonlyMap<string, Entity<string, Fields>>,
   return problems
 }
 
+/** A view's own form address: `/apps/` and one or more plain segments. */
+const VIEW_FORM_PATH = /^\/apps(\/[A-Za-z0-9_-]+)+$/
+
 /** A view filters by stored fields of the entity (a reference by its row's label), shows its fields, and sits in a known group. */
 function viewProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Entity<string, Fields>, view: Entity<string, Fields>['views'][string]): RegistryProblem[] {
   const problems: RegistryProblem[] = []
@@ -551,6 +578,7 @@ function viewProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: En
   }
   for (const name of view.columns) if (!e.fields[name]) say(`its column '${name}' is not a field`)
   if (view.nav && !navGroups.some((g) => g.id === view.nav!.group)) say(`nav group '${view.nav.group}' is not a group of schema/navigation.ts`)
+  if (view.ui.formPath !== undefined && !VIEW_FORM_PATH.test(view.ui.formPath)) say(`its form address '${view.ui.formPath.slice('/apps/'.length)}' is not path segments of letters, digits, - and _ (\`support-managements/ticket-details\`)`)
   return problems
 }
 

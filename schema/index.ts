@@ -25,6 +25,8 @@ import { roleMenu } from './entities/identity/role-menu'
 import { generalSetting } from './entities/settings/general-setting'
 import { homepageSlider } from './entities/settings/homepage-slider'
 import { outboxMessage } from './entities/workspace/outbox-message'
+import { notification } from './entities/workspace/notification'
+import { note } from './entities/workspace/note'
 import { primaryGroup } from './entities/accounting/primary-group'
 import { group } from './entities/accounting/group'
 import { ledgerAccount } from './entities/accounting/ledger-account'
@@ -62,6 +64,8 @@ import { causeContent } from './entities/membership/cause-content'
 import { causeContentImage } from './entities/membership/cause-content-image'
 import { donation } from './entities/membership/donation'
 import { causeDonation } from './entities/membership/cause-donation'
+import { ticketDepartment, ticketPriority, ticketStatus } from './entities/tickets/ticket-lookups'
+import { ticket, ticketDetail } from './entities/tickets/ticket'
 import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
@@ -90,6 +94,8 @@ export const registry = {
   general_setting: generalSetting,
   homepage_slider: homepageSlider,
   outbox_message: outboxMessage,
+  notification,
+  note,
   primary_group: primaryGroup,
   group,
   ledger_account: ledgerAccount,
@@ -144,6 +150,11 @@ export const registry = {
   order_payment: orderPayment,
   order_refund: orderRefund,
   billingaddress: billingAddress,
+  ticket_department: ticketDepartment,
+  ticket_priority: ticketPriority,
+  ticket_status: ticketStatus,
+  ticket,
+  ticket_detail: ticketDetail,
 } as const
 
 export type Registry = typeof registry

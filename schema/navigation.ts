@@ -64,11 +64,14 @@ export type NavEntry = {
   isShortcut: boolean
 }
 
+/** What a user needs to see an entity's list in the menu: its LIST permission, or nothing where every user lists their own rows (`own`). */
+const listPermissionOf = (e: Entity<string, Fields>): string | undefined => (e.own?.actions.includes('LIST') ? undefined : e.permissions.LIST)
+
 export function navigationEntries(entities: readonly Entity<string, Fields>[], reports: readonly Report[] = []): NavEntry[] {
   const items: NavEntry[] = [
     ...entities.flatMap((e): NavEntry[] =>
       e.nav
-        ? [{ key: `entity:${e.name}`, menuId: e.name, label: e.nav.label ?? `${e.labelKey}.other`, icon: e.nav.icon, type: 'item', url: e.ui.listPath, parent: `group:${e.nav.group}`, order: e.nav.order ?? 100, permission: e.permissions.LIST, isShortcut: e.nav.shortcut ?? false }]
+        ? [{ key: `entity:${e.name}`, menuId: e.name, label: e.nav.label ?? `${e.labelKey}.other`, icon: e.nav.icon, type: 'item', url: e.ui.listPath, parent: `group:${e.nav.group}`, order: e.nav.order ?? 100, permission: listPermissionOf(e), isShortcut: e.nav.shortcut ?? false }]
         : [],
     ),
     // An entity's list views (`views`): each its own entry, for those who may list the entity.

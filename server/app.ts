@@ -20,6 +20,7 @@ import { catalogueModule } from './domain/catalogue'
 import { inventoryModule } from './domain/inventory'
 import { purchasingModule } from './domain/purchasing'
 import { ordersModule } from './domain/orders'
+import { ticketsModule } from './domain/tickets'
 import { cmsModule } from './domain/cms'
 import { membershipModule } from './domain/membership'
 import { identityModule } from './domain/identity'
@@ -96,7 +97,7 @@ function checkBespokeRoutes(entities: readonly Entity<string, Fields>[], routes:
 }
 
 /** The app's domain modules. */
-export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), inventoryModule(), purchasingModule(), ordersModule(), cmsModule(), membershipModule()]
+export const defaultModules = (options: Pick<AppOptions, 'loginThrottle'> = {}): DomainModule[] => [identityModule({ throttle: options.loginThrottle }), workspaceModule(), accountingModule(), catalogueModule(), inventoryModule(), purchasingModule(), ordersModule(), ticketsModule(), cmsModule(), membershipModule()]
 
 /**
  * What the registry declares and no module completes, named at once: an action without its

@@ -291,9 +291,12 @@ export type PrintConfig<N extends string = string> = {
  * (`?view=<name>`), so counts and exports agree; the list shows it fixed. Its rows open the
  * entity's form, which returns to the view. A value, any of several (`['pending',
  * 'processing']`), or for a reference the row of that label (`{ department: 'sales' }`).
+ * `route.form`: the view's own address of the form, `/apps/<form>/{id}/{name?}` (the spec's
+ * `support-managements/ticket-details/{supportId}`): the entity's form screen there, not a
+ * redirect, and the view's rows and New open their records at it.
  */
 export type ViewConfig<N extends string = string> = {
-  readonly route: { readonly area: string; readonly list: string }
+  readonly route: { readonly area: string; readonly list: string; readonly form?: string }
   readonly filter: Readonly<Partial<Record<N, string | number | boolean | readonly (string | number)[]>>>
   /** Its menu entry; none when `false`. Default: the entity's group and icon. */
   readonly nav?: NavSpec | false
@@ -324,7 +327,8 @@ export interface View {
   readonly filter: Readonly<Record<string, string | number | boolean | readonly (string | number)[]>>
   readonly columns: readonly string[]
   readonly nav: NavSpec | null
-  readonly ui: { readonly area: string; readonly areaPath: string; readonly listPath: string }
+  /** `formPath`: its own form address (`route.form`, as `/apps/<form>`), when it names one. */
+  readonly ui: { readonly area: string; readonly areaPath: string; readonly listPath: string; readonly formPath?: string }
 }
 
 export interface EntityAction {
@@ -507,6 +511,18 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   /** Actions that answer without a token (only LIST and DETAILS may be public): site settings read at start-up. */
   public?: readonly Action[]
   /**
+   * Rows a signed-in caller without the entity's permission may still reach as their own
+   * (Payload's access as a query): a customer's tickets, the messages of those tickets, one's
+   * notifications. `field`: a reference to the user — their rows are those that name them; or
+   * `via`: a reference to an entity that has `own` — their rows are those of its records that
+   * are theirs. `actions`: what they may do so — generic actions (LIST, DETAILS, CREATE,
+   * UPDATE, DELETE) and custom action names. Without the permission their lists, reads and
+   * writes reach those rows alone, a create by them names them in `field` (or must name a
+   * record of theirs through `via`), and the menu shows them the list. With the permission
+   * nothing changes: the row `scope` decides.
+   */
+  own?: { readonly field?: FieldName<Merged<P, F>>; readonly via?: FieldName<Merged<P, F>>; readonly actions: readonly string[] }
+  /**
    * Actions a signed-in user may perform on the row that is their own user (its id is the
    * caller's user id) without the permission: reading one's own user. For `user` and entities extending it.
    */
@@ -595,6 +611,8 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly idFrom?: string
   readonly builtIn?: { readonly field: string; readonly values: readonly (string | boolean)[]; readonly message: `detail.${string}` }
   readonly scope?: (caller: Caller) => ScopeFilter | null
+  /** See EntityConfig.own. */
+  readonly own?: { readonly field?: string; readonly via?: string; readonly actions: readonly string[] }
   /** See EntityConfig.confidential. */
   readonly isConfidential: boolean
   /** See EntityConfig.appendOnly. */
@@ -689,9 +707,9 @@ export const DEFAULT_NAV_GROUP = 'other'
 export const filterKinds = ['enum', 'boolean', 'ref', 'date', 'datetime', 'integer', 'decimal'] as const
 export type RangeKind = 'date' | 'datetime' | 'integer' | 'decimal'
 export const isRangeKind = (kind: string): kind is RangeKind => kind === 'date' || kind === 'datetime' || kind === 'integer' || kind === 'decimal'
-/** A stored column of a filterable kind, that a client may read. */
+/** A stored column of a filterable kind, that a client may read; or a past-due flag (worked out in SQL). */
 export const isFilterable = (field: AnyField): boolean =>
-  (filterKinds as readonly string[]).includes(field.kind) && field.sql !== undefined && !field.isWriteOnly
+  ((filterKinds as readonly string[]).includes(field.kind) && field.sql !== undefined && !field.isWriteOnly) || field.pastDue !== undefined
 
 export function defineEntity<const N extends string, const F extends Fields, const P extends Fields = Record<never, never>>(
   config: EntityConfig<N, F, P>,
@@ -767,7 +785,12 @@ export function defineEntity<const N extends string, const F extends Fields, con
           filter: view.filter as View['filter'],
           columns: view.columns ?? config.listColumns ?? fieldNames.filter((n) => !fields[n]!.isHiddenInList),
           nav: view.nav === false || isLine ? null : (view.nav ?? (config.nav ? { ...config.nav, label: undefined } : null)),
-          ui: { area: view.route.area, areaPath: `/apps/${view.route.area}`, listPath: `/apps/${view.route.area}/${view.route.list}` },
+          ui: {
+            area: view.route.area,
+            areaPath: `/apps/${view.route.area}`,
+            listPath: `/apps/${view.route.area}/${view.route.list}`,
+            ...(view.route.form !== undefined ? { formPath: `/apps/${view.route.form}` } : {}),
+          },
         },
       ]),
     ),
@@ -780,6 +803,7 @@ export function defineEntity<const N extends string, const F extends Fields, con
     idFrom: config.idFrom,
     builtIn: config.builtIn && { field: config.builtIn.field, values: config.builtIn.values, message: config.builtIn.message ?? 'detail.built_in' },
     scope: config.scope,
+    own: config.own && { field: config.own.field, via: config.own.via, actions: config.own.actions },
     isConfidential: config.confidential ?? parent?.isConfidential ?? false,
     isAppendOnly: config.appendOnly ?? false,
     ledger: config.ledger && { group: config.ledger.group, type: config.ledger.type, name: config.ledger.name ?? config.labelField ?? parent?.labelField ?? 'name' },
@@ -873,8 +897,9 @@ export const isDeletableRow = (entity: Pick<Entity<string, Fields>, 'builtIn' | 
 
 /**
  * The entity as one of its list views shows it: the view's address, columns and name for its
- * list (`listView` says which view, for the server's `?view=`); its form stays the entity's.
+ * list (`listView` says which view, for the server's `?view=`); its form is at the view's own
+ * address when it names one (`route.form`), else the entity's.
  */
 export function asView(entity: Entity<string, Fields>, view: View): Entity<string, Fields> {
-  return { ...entity, listView: view, listColumns: view.columns, listTitleKey: view.label, ui: { ...entity.ui, listPath: view.ui.listPath } }
+  return { ...entity, listView: view, listColumns: view.columns, listTitleKey: view.label, ui: { ...entity.ui, listPath: view.ui.listPath, formPath: view.ui.formPath ?? entity.ui.formPath } }
 }

@@ -133,6 +133,14 @@ export interface Field<V = unknown, P extends Presence = Presence> {
    */
   readonly fetchFrom?: { readonly ref: string; readonly field: string }
   /**
+   * A flag worked out from the clock (`f.pastDue`): the record's date-time `due` has passed
+   * and its `unless` field holds none of `values` (a ticket not closed). Not stored, yet
+   * lists filter by it (`?is_overdue=true`), in SQL against the database's clock.
+   */
+  readonly pastDue?: { readonly due: string; readonly unless: { readonly field: string; readonly values: readonly string[] } }
+  /** A reference a write may give by the referenced row's label (`f.ref(…, { byName: true })`). */
+  readonly byName?: boolean
+  /**
    * How list rows carry the reference, for a contract's list shape: `label` — the referenced
    * row's label instead of `{id, name}`; `id` — the raw id, as the original backend listed it
    * (a client that renders the cell as it comes crashes on an object), with the label in the
@@ -471,6 +479,23 @@ export function boolean<const O extends Common<boolean>>(o: O = { default: false
 }
 
 /**
+ * Whether a record is past its due time (Field.pastDue): `due` a date-time field of the
+ * record, `unless` a field and the values that mean it is done (a ticket `closed`).
+ */
+export function pastDue<const O extends Pick<Common<boolean>, 'label' | 'hideInList'> & { due: string; unless: { field: string; values: readonly string[] } }>(o: O) {
+  const compute = (record: ComputeInput): boolean => {
+    const raw = record[o.due]
+    const due = raw instanceof Date ? raw.getTime() : typeof raw === 'string' ? Date.parse(raw) : NaN
+    return due < Date.now() && !o.unless.values.includes(String(record[o.unless.field]))
+  }
+  const flag = field<boolean, { label?: string; hideInList?: boolean; compute: typeof compute; virtual: true; sortable: false }>(
+    { label: o.label, hideInList: o.hideInList, compute, virtual: true, sortable: false },
+    { kind: 'boolean', widget: 'checkbox', cell: 'boolean', sql: undefined },
+  )
+  return { ...flag, pastDue: { due: o.due, unless: { field: o.unless.field, values: o.unless.values } } }
+}
+
+/**
  * A calendar day, `YYYY-MM-DD`. `notAfter: 'today'`: a day in the future is refused (a
  * birthday). `initial: 'today'`: a new form starts at the user's today, and a record written
  * without one (an optional date) is given the day it is written.
@@ -506,8 +531,11 @@ export function choice<const T extends readonly [string, ...string[]], const O e
  * A reference of an entity to itself (a parent) keeps a tree: the server refuses a row under
  * itself or one of its descendants (`tree_cycle`), and with `maxDepth` a row deeper than that
  * many levels (`tree_depth`) or a move pushing its descendants deeper (`tree_subtree_depth`).
+ * `byName: true`: a write may name the row by its label instead of its id (the contract's
+ * clients send a ticket's department as `support`): the server finds it, as the target's
+ * label field would store the text; none so named is a 400 `{detail}` naming what was asked.
  */
-export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: ListAs; within?: Readonly<Record<string, string>>; maxDepth?: number }>(target: string, o: O = {} as O) {
+export function ref<const O extends Common<number> & { onDelete?: OnDelete; listAs?: ListAs; within?: Readonly<Record<string, string>>; maxDepth?: number; byName?: boolean }>(target: string, o: O = {} as O) {
   return field<number, O>(o, {
     kind: 'ref',
     widget: 'ref-select',
@@ -517,6 +545,7 @@ export function ref<const O extends Common<number> & { onDelete?: OnDelete; list
     listAs: o.listAs,
     within: o.within,
     maxDepth: o.maxDepth,
+    ...(o.byName ? { byName: true } : {}),
   })
 }
 

@@ -82,13 +82,13 @@ export async function seedDemo(trx: Trx, admin: number, hooks?: HookRegistry): P
     facebook_url: 'https://www.facebook.com/example', twitter_url: 'https://twitter.com/example', instagram_url: 'https://www.instagram.com/example',
     is_registration_open: true,
   })
-  await write(registry.employee, {
+  const sadia = await write(registry.employee, {
     ...DEMO_STAFF, first_name: 'Sadia', last_name: 'Rahman', username: 'staff', gender: 'female', primary_phone: '+8801711000001',
     street_address_one: 'Road 5, Dhanmondi', thana: thanaOf('Dhaka', 'Dhanmondi'), city: cityOf('Dhaka'), country: bangladesh, postal_code: '1205',
     role: await roleId(trx, 'STAFF'), branch: branchIds[0], department: departmentIds[3], designation: designationIds[2],
     emp_id_no: 'EMP-0001', emp_join_date: '2022-01-10',
   })
-  await write(registry.user, { ...DEMO_USER, first_name: 'Rafiq', last_name: 'Islam', username: 'user', role: await roleId(trx, 'USER') })
+  const rafiq = await write(registry.user, { ...DEMO_USER, first_name: 'Rafiq', last_name: 'Islam', username: 'user', role: await roleId(trx, 'USER') })
   // Customers and vendors sign in as registered users; with the app's hooks each gets its ledger account.
   const person = { password: 'demo-password', role: await roleId(trx, 'USER'), country: bangladesh }
   await write(registry.customer, {
@@ -158,6 +158,18 @@ export async function seedDemo(trx: Trx, admin: number, hooks?: HookRegistry): P
       { name: 'Jute Shopping Bag', unit_price: '140.00', quantity: 60 },
     ],
   })
+
+  // Support tickets as the desk sees them (server/domain/tickets): the registered user's question answered by
+  // Sadia and waiting on them, a customer's sales question still open, and an accounts question closed.
+  const as = (actor: number) => ({ db: trx, registry: entities, actor: { id: actor, isAdmin: false, permissions: new Set<string>() }, access: 'system' as const, hooks })
+  const ticketOf = (actor: number, input: Values) => createRow({ ...as(actor), entity: registry.ticket }, input)
+  const reply = (actor: number, ticket: unknown, message: string) => createRow({ ...as(actor), entity: registry.ticket_detail }, { ticket, message })
+  const parcel = await ticketOf(Number(rafiq.id), { user: rafiq.id, subject: 'Where is my parcel?', ticket_department: 'support', ticket_priority: 'high', message: '<p>I ordered a jute bag last week and it has not arrived yet.</p>' })
+  await reply(Number(sadia.id), parcel.id, '<p>Sorry for the wait! It left our warehouse yesterday and should reach you by Thursday.</p>')
+  await ticketOf(Number(farhana), { user: farhana, subject: 'Bulk price for cushion covers', ticket_department: 'sales', ticket_priority: 'medium', message: '<p>Do you offer a discount for 40 cushion covers?</p>' })
+  const invoice = await ticketOf(Number(tanvir), { user: tanvir, subject: 'Copy of my invoice', ticket_department: 'accounts', ticket_priority: 'low', message: '<p>Please send me a copy of my last invoice.</p>' })
+  await reply(admin, invoice.id, '<p>We have mailed the invoice to you again.</p>')
+  await runAction({ ...as(admin), entity: registry.ticket }, Number(invoice.id), 'close', {}, undefined)
 
   // The site's content, as an editor writes it: formatted text sanitised and slugs made by the engine.
   const tours = await write(registry.cms_menu, { name: 'Tours', position: 1 })

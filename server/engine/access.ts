@@ -31,6 +31,19 @@ export type EngineCtx = {
 const isOwnRow = (entity: Entity<string, Fields>, actor: Actor, action: Action, rowId: number | undefined) =>
   rowId !== undefined && rowId === actor.id && entity.selfActions.includes(action) && (entity.name === 'user' || entity.parent?.name === 'user')
 
+/** The name of the generic action or custom action a permission check is about, as `own.actions` names them. */
+const actionNameOf = (entity: Entity<string, Fields>, action: Action | { permission: string }): string | undefined =>
+  typeof action === 'string' ? action : Object.values(entity.actions).find((a) => a.permission === action.permission)?.name
+
+/** Whether the entity lets a caller without its permission do `action` on rows of their own (EntityConfig.own). */
+export const isOwnAction = (entity: Entity<string, Fields>, action: string): boolean => entity.own?.actions.includes(action) ?? false
+
+/**
+ * Whether the caller reaches the entity's rows only as their own (EntityConfig.own): they
+ * may not list it all. Such a caller's reads and writes are narrowed to their rows.
+ */
+export const isOwnerOnly = (entity: Entity<string, Fields>, actor: Actor | null): actor is Actor => entity.own !== undefined && actor !== null && !can(actor, entity.permissions.LIST)
+
 /** Refuses the call unless the caller holds the permission (or it is their own row the entity lets them use). */
 export function authorize(ctx: EngineCtx, action: Action | { permission: string }, rowId?: number): void {
   if (ctx.access === 'system') return
@@ -41,14 +54,31 @@ export function authorize(ctx: EngineCtx, action: Action | { permission: string 
   const permission = typeof action === 'string' ? ctx.entity.permissions[action] : action.permission
   if (can(actor, permission)) return
   if (typeof action === 'string' && isOwnRow(ctx.entity, actor, action, rowId)) return
+  // Their own rows (EntityConfig.own): the row scope of scopeOf narrows them to those.
+  const name = actionNameOf(ctx.entity, action)
+  if (name !== undefined && isOwnAction(ctx.entity, name) && isOwnerOnly(ctx.entity, actor)) return
   throw new ForbiddenError({ key: 'detail.forbidden', params: { permissions: permission } })
 }
 
-/** The entity's row scope for the caller, as filters; none for the system or an entity without one. */
+/**
+ * The caller's own rows of an entity with `own`, as a filter: those naming them in `field`,
+ * or those whose `via` record is theirs.
+ */
+export function ownFilter(entity: Entity<string, Fields>, actor: Actor): Filter {
+  const own = entity.own!
+  return own.field ? { field: own.field, op: 'equals', value: actor.id } : { field: own.via!, op: 'owned', user: actor.id }
+}
+
+/**
+ * The entity's row scope for the caller, as filters: its `scope`, and for a caller who
+ * reaches its rows only as their own (`own`), those. None for the system.
+ */
 export function scopeOf(ctx: EngineCtx): Filter[] {
-  if (ctx.access === 'system' || !ctx.entity.scope || !ctx.actor) return []
-  const scope = ctx.entity.scope(ctx.actor)
-  return scope ? Object.entries(scope).map(([field, value]) => ({ field, op: 'equals' as const, value })) : []
+  if (ctx.access === 'system' || !ctx.actor) return []
+  const scope = ctx.entity.scope?.(ctx.actor)
+  const filters: Filter[] = scope ? Object.entries(scope).map(([field, value]) => ({ field, op: 'equals' as const, value })) : []
+  if (isOwnerOnly(ctx.entity, ctx.actor)) filters.push(ownFilter(ctx.entity, ctx.actor))
+  return filters
 }
 
 /** The same call on another entity (a document's lines, a referenced row), on the authority already checked. */

@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely'
 import type { Entity, Fields } from '../../schema/kit'
 import type { Executor, Row, Trx } from '../db/types'
 import type { Registry } from './list-query'
+import type { EngineCtx } from './access'
 import type { Values } from './validate'
 
 /**
@@ -25,6 +26,14 @@ export type HookContext = {
   action: WriteAction
   /** The stored row before the write, as `{id}` returns it; null on create. */
   before: Row | null
+  /**
+   * Engine calls a hook makes itself (a ticket's first message, a reopen), as the system in
+   * the write's transaction, audited as its caller, with the files its request uploaded:
+   * they run their own entity's hooks. Absent where the engine has no write to derive them from.
+   */
+  engine?: (entity: Entity<string, Fields>) => EngineCtx
+  /** The caller's language (Accept-Language): what a hook writes for a person (a mail) is in it. */
+  language?: string
 }
 
 export interface EntityHooks {

@@ -22,6 +22,10 @@ export type Filter =
   | { field: string; op: 'in'; values: readonly (string | number | boolean)[] }
   /** A reference whose row's label is the value (a view of the tickets of the department named `support`). */
   | { field: string; op: 'label'; value: string }
+  /** A past-due flag (Field.pastDue) true or false, against the database's clock. */
+  | { field: string; op: 'past_due'; value: boolean }
+  /** A reference to a record of an entity with `own` that is the user's own (EntityConfig.own `via`): a ticket's messages of a customer's tickets. */
+  | { field: string; op: 'owned'; user: number }
 export type ListQuery = { filters: Filter[]; ordering: string; page?: { page: number; size: number } }
 export type ListResult = { rows: Row[]; total: number; page: number; size: number; totalPages: number }
 /** The entities references resolve in: the app's registry, which may extend the static one. */
@@ -87,6 +91,16 @@ export function whereClause(registry: Registry, entity: Entity<string, Fields>, 
     if (f.op === 'contains') return containsClause(registry, entity, alias, f.field, String(f.value))
     if (f.op === 'gte' || f.op === 'lte' || f.op === 'before_day') return boundClause(entity, alias, f)
     if (f.op === 'in') return f.values.length === 0 ? sql`false` : sql`${ref(alias, f.field)} in (${sql.join(f.values.map((v) => sql`${v}`))})`
+    if (f.op === 'past_due') {
+      const spec = entity.fields[f.field]!.pastDue!
+      const past = sql`coalesce(${ref(alias, spec.due)} < now() and ${ref(alias, spec.unless.field)} <> all(${[...spec.unless.values]}::text[]), false)`
+      return f.value ? past : sql`not ${past}`
+    }
+    if (f.op === 'owned') {
+      const t = refTarget(registry, entity, f.field)
+      if (!t.own?.field) throw new Error(`'${entity.name}.${f.field}' refers to '${t.name}', which has no own field`)
+      return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, f.field)} and ${ref('x', t.own.field)} = ${f.user})`
+    }
     if (f.op === 'label') {
       const t = refTarget(registry, entity, f.field)
       return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, f.field)} and ${ref('x', t.labelField)} = ${f.value})`
@@ -198,7 +212,7 @@ function tablesRead(registry: Registry, entity: Entity<string, Fields>, filters:
   }
   for (const f of filters) {
     if (f.op === 'search') entity.searchFields.forEach(viaLabel)
-    else if (f.op === 'contains' || f.op === 'label') viaLabel(f.field)
+    else if (f.op === 'contains' || f.op === 'label' || f.op === 'owned') viaLabel(f.field)
   }
   return [...tables].sort()
 }
@@ -228,7 +242,8 @@ async function count(db: Executor, registry: Registry, entity: Entity<string, Fi
     if (r.rows[0]) return Number(r.rows[0].n)
     return countRows(db, registry, entity, filters)
   }
-  if (!pending) return countRows(db, registry, entity, filters)
+  // A count against the clock changes with no write: never remembered.
+  if (!pending || filters.some((f) => f.op === 'past_due')) return countRows(db, registry, entity, filters)
   const key = `${entity.name}|${JSON.stringify(filters)}`
   const versions = await pending
   const hit = countCache.get(key)

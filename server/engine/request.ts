@@ -106,6 +106,13 @@ export function filtersOf(entity: Entity<string, Fields>, query: Record<string, 
       continue
     }
     const field = entity.fields[key]
+    // A flag of the clock (f.pastDue): true or false, worked out in SQL.
+    if (field?.pastDue) {
+      const parsed = validatorOf(field).safeParse(text(key, raw))
+      if (!parsed.success || parsed.data === null) refuse(key, { key: 'validation.boolean', params: { label: entity.fieldLabelKey(key) } })
+      else filters.push({ field: key, op: 'past_due', value: parsed.data === true })
+      continue
+    }
     const range = field ? undefined : rangeOf(entity, key)
     // A value worked out on read (a ledger's nature) has no column to filter by.
     if (!entity.searchFields.includes(key) && !isExact(entity, key) && !range) {

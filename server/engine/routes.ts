@@ -4,6 +4,7 @@ import { routeAction, type Action, type Entity, type Fields, type GenericRoute, 
 import { isIdText, MAX_ID, validatorOf } from '../../schema/kit/validators'
 import type { Db } from '../db/types'
 import { BusinessError } from './errors'
+import { isOwnAction } from './access'
 import type { HookRegistry } from './hooks'
 import { findRow, type Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf, viewFilters } from './request'
@@ -42,7 +43,8 @@ export const genericRoutePaths: Readonly<Record<GenericRoute, { methods: readonl
 /** The route config of an entity action: its permission, and whether it is public or open to the row's own user. */
 export function actionConfig(entity: Entity<string, Fields>, action: Action, hasIdParam = false): FastifyContextConfig {
   return {
-    permission: entity.permissions[action],
+    // Open to every signed-in user where the entity lets them reach rows of their own (`own`): the engine narrows them to those.
+    ...(isOwnAction(entity, action) ? {} : { permission: entity.permissions[action] }),
     ...(entity.publicActions.includes(action) ? { isPublic: true } : {}),
     ...(hasIdParam && entity.selfActions.includes(action) ? { selfParam: 'id' } : {}),
   }
@@ -224,7 +226,7 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       // A transition moves the status itself; a module's handler only adds a side effect.
       if (!handler && !action.transition) throw new Error(`The action '${action.name}' of '${entity.name}' has no handler: a domain module must give one (actions: { ${entity.name}: { ${action.name}: … } })`)
       for (const path of action.paths) {
-        app.post<{ Params: IdParams }>(`${base}/${path}/:id`, { config: { permission: action.permission } }, async (req) => {
+        app.post<{ Params: IdParams }>(`${base}/${path}/:id`, { config: isOwnAction(entity, action.name) ? {} : { permission: action.permission } }, async (req) => {
           const body = req.body ?? {}
           if (typeof body !== 'object' || Array.isArray(body)) throw new BusinessError({ key: 'detail.json_object' })
           return runAction(requestContext(deps, entity, req), rowIdOf(entity, req.params.id), action.name, body as Record<string, unknown>, handler)

@@ -83,7 +83,11 @@ export function loadAppPage(distDir: string, entities: readonly AnyEntity[], rep
     lists.set(entity.ui.listPath, entity)
     for (const view of Object.values(entity.views)) lists.set(view.ui.listPath, asView(entity, view))
   }
-  const forms = screens.map((entity) => ({ entity, prefix: `${entity.ui.formPath}/` }))
+  // Each entity's form, and a view's own form address (a department's ticket threads) where it names one.
+  const forms = screens.flatMap((entity) => [
+    { entity, prefix: `${entity.ui.formPath}/` },
+    ...Object.values(entity.views).flatMap((view) => (view.ui.formPath ? [{ entity, prefix: `${view.ui.formPath}/` }] : [])),
+  ])
   const reportPaths = new Set(reports.map((r) => r.ui.path))
 
   const text = (namespaces: readonly string[]) =>

@@ -1,5 +1,9 @@
 import { sql } from 'kysely'
+import { entities } from '../../schema'
 import type { Db } from '../db/types'
+import type { HookRegistry } from '../engine/hooks'
+import type { Registry } from '../engine/list-query'
+import { notify } from '../engine/notify'
 import { ATTACHMENT_TABLE, attachmentsOf, onMailQueued, OUTBOX_TABLE } from './outbox'
 import type { MailTransport, OutgoingMail } from './transport'
 
@@ -10,9 +14,10 @@ import type { MailTransport, OutgoingMail } from './transport'
  * A message is claimed by moving its `next_attempt_at` a lease ahead (with `skip locked`, so
  * several servers on one database never take the same one), then sent outside any
  * transaction, then marked sent — or, on an error, `retrying` with the error and a later
- * attempt (doubling back-off), and `failed` after the last attempt. A server that dies
- * between claim and mark leaves the message queued: the lease runs out and it is sent again
- * (at least once, never lost). A message's files (./outbox.ts) are read when it is delivered
+ * attempt (doubling back-off), and `failed` after the last attempt — those who read the
+ * outbox are then notified in the same transaction (issue 23), to send it again. A server
+ * that dies between claim and mark leaves the message queued: the lease runs out and it is
+ * sent again (at least once, never lost). A message's files (./outbox.ts) are read when it is delivered
  * and go with it; those of messages that are gone (an admin deleted them) are swept now and
  * then.
  */
@@ -27,6 +32,9 @@ export type SenderOptions = {
   maxAttempts?: number
   /** Seconds before the next attempt after `attempts` failed ones. */
   backoffSeconds?: (attempts: number) => number
+  /** The app's registry and hooks, for the notification of a message that failed; default: the registry's own. */
+  registry?: Registry
+  hooks?: HookRegistry
 }
 
 export type MailSender = {
@@ -53,6 +61,8 @@ export function startMailSender(options: SenderOptions): MailSender {
   const lease = options.leaseSeconds ?? 300
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
   const backoff = options.backoffSeconds ?? defaultBackoff
+  const registry = options.registry ?? entities
+  const outbox = registry.find((e) => e.name === OUTBOX_TABLE)
   const table = sql.id(OUTBOX_TABLE)
   let sweptAt = Number.NEGATIVE_INFINITY
   let current: Promise<number> | null = null
@@ -79,10 +89,15 @@ export function startMailSender(options: SenderOptions): MailSender {
     } catch (e) {
       const error = (e instanceof Error ? e.message : String(e)).slice(0, MAX_ERROR)
       const isLast = m.attempts >= maxAttempts
-      await sql`
-        update ${table} set status = ${isLast ? 'failed' : 'retrying'}, last_error = ${error}, updated_at = now(),
-          next_attempt_at = ${isLast ? null : sql`now() + make_interval(secs => ${backoff(m.attempts)})`}
-        where id = ${m.id}`.execute(db)
+      await db.transaction().execute(async (trx) => {
+        await sql`
+          update ${table} set status = ${isLast ? 'failed' : 'retrying'}, last_error = ${error}, updated_at = now(),
+            next_attempt_at = ${isLast ? null : sql`now() + make_interval(secs => ${backoff(m.attempts)})`}
+          where id = ${m.id}`.execute(trx)
+        if (!isLast || !outbox) return
+        const message = { key: 'notification.mail_failed', params: { subject: m.subject } }
+        await notify(trx, registry, options.hooks, { to: { permission: outbox.permissions.LIST }, kind: 'mail_failed', message, entity: outbox.name, recordId: Number(m.id) })
+      })
       return
     }
     await sql`update ${table} set status = 'sent', sent_at = now(), next_attempt_at = null, last_error = null, updated_at = now() where id = ${m.id}`.execute(db)

@@ -17,6 +17,7 @@ import { identityScreens } from '../modules/identity/screens'
 import { membershipScreens } from '../modules/membership/screens'
 import { purchasingScreens } from '../modules/purchasing/screens'
 import { ordersScreens } from '../modules/orders/screens'
+import { ticketsScreens } from '../modules/tickets/screens'
 import { paths } from './paths'
 import { SessionAccess } from './SessionAccess'
 
@@ -31,7 +32,7 @@ import { SessionAccess } from './SessionAccess'
  * The guard (spec §4, §6): a guest, or a user without a role, goes to /login remembering
  * the page; a user without the right for a page goes to `/`.
  */
-const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens, ...purchasingScreens, ...ordersScreens }
+const appScreens: ScreenMap = { ...identityScreens, ...accountingScreens, ...membershipScreens, ...purchasingScreens, ...ordersScreens, ...ticketsScreens }
 
 const ProjectDashboard = lazyRouteComponent(() => import('../modules/dashboards/ProjectDashboard'), 'ProjectDashboard')
 const AnalyticsDashboard = lazyRouteComponent(() => import('../modules/dashboards/AnalyticsDashboard'), 'AnalyticsDashboard')
@@ -211,9 +212,12 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: form }),
       ...(areaCount.get(entity.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form })] : []),
       ...secondAddresses(entity),
-      // Its list views (`views`): each a list at its own address; their rows open the entity's form.
+      // Its list views (`views`): each a list at its own address; their rows open the entity's
+      // form — at the view's own form address when it names one (`route.form`), which shows the
+      // form as the view's: saved there, and back to the view.
       ...Object.values(entity.views).flatMap((view) => {
         const shown = asView(entity, view)
+        const viewForm = view.ui.formPath !== undefined ? formComponent(shown, entityScreens) : form
         return [
           createRoute({
             getParentRoute: () => appRoute,
@@ -224,8 +228,9 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
               return <ListSkeleton entity={shown} />
             },
           }),
+          ...(view.ui.formPath !== undefined ? [createRoute({ getParentRoute: () => appRoute, path: `${view.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: viewForm })] : []),
           // A view in an area of its own has the area's `/$id` too, as every management area does.
-          ...(!areaCount.has(view.ui.areaPath) && viewAreas.get(view.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${view.ui.areaPath}/$id`, beforeLoad: formGuard, component: form })] : []),
+          ...(!areaCount.has(view.ui.areaPath) && viewAreas.get(view.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${view.ui.areaPath}/$id`, beforeLoad: formGuard, component: viewForm })] : []),
         ]
       }),
     ]

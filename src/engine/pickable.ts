@@ -15,7 +15,7 @@ export function useCanPick(): (field: AnyField) => boolean {
   return useCallback(
     (field: AnyField) => {
       const target = field.kind === 'ref' && field.ref ? entities.find((e) => e.name === field.ref!.target) : undefined
-      return target === undefined || access.can(target.permissions.LIST)
+      return target === undefined || access.canDo(target, 'LIST')
     },
     [entities, access],
   )

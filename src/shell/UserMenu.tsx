@@ -5,6 +5,8 @@ import { session } from '../auth/session'
 import { useCurrentUser } from '../auth/useCurrentUser'
 import { Icon, type IconName } from '../engine/ui/icons'
 import { Avatar } from './Avatar'
+import { useUnreadCount } from './inbox/useUnreadCount'
+import { UnreadBadge } from './toolbar/InboxButton'
 import { DropdownMenu, menuItemClass } from './DropdownMenu'
 
 /** A role name as people read it: the built-in ones translated, others `SALES_CLERK` → "sales clerk" (capitalised by CSS). */
@@ -13,11 +15,12 @@ export function useRoleLabel() {
   return (role: string | null) => (role ? t(`roles.${role.toUpperCase()}`, { defaultValue: role.toLowerCase().replace(/_/g, ' ') }) : t('toolbar.guest'))
 }
 
-function MenuLink({ to, icon, label, close }: { to: string; icon: IconName; label: string; close: () => void }) {
+function MenuLink({ to, icon, label, close, children }: { to: string; icon: IconName; label: string; close: () => void; children?: React.ReactNode }) {
   return (
     <Link to={to} role="menuitem" className={menuItemClass} onClick={close}>
       <Icon name={icon} className="size-4" />
       {label}
+      {children}
     </Link>
   )
 }
@@ -33,6 +36,7 @@ export function UserMenu() {
   const user = useCurrentUser()
   const name = user?.displayName ?? ''
   const isGuest = !user || user.role === null
+  const unread = useUnreadCount()
   return (
     <DropdownMenu
       label={t('toolbar.user_menu')}
@@ -64,7 +68,9 @@ export function UserMenu() {
         ) : (
           <>
             <MenuLink to={paths.profile} icon="userCircle" label={t('toolbar.my_profile')} close={close} />
-            <MenuLink to={paths.inbox} icon="inbox" label={t('toolbar.inbox')} close={close} />
+            <MenuLink to={paths.inbox} icon="inbox" label={t('toolbar.inbox')} close={close}>
+              <UnreadBadge count={unread} className="ms-auto" />
+            </MenuLink>
             <button
               type="button"
               role="menuitem"

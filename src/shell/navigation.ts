@@ -3,6 +3,7 @@ import type { Report } from '../../schema/kit/report'
 import type { AnyEntity } from '../engine/entity-api'
 import type { IconName } from '../engine/ui/icons'
 import { paths } from '../app/paths'
+import { isOwnAction } from '../auth/access'
 import { languages } from '../i18n'
 
 /**
@@ -45,11 +46,15 @@ const showsTemplatePages = import.meta.env.VITE_TEMPLATE_PAGES === 'true'
 
 /**
  * The sidebar of someone the back-office gives nothing to list (a registered USER: their
- * role has no menu): their welcome page and their profile, not an empty bar (issue 20).
+ * role has no menu): their welcome page, the lists of their own rows (their tickets) and
+ * their profile, not an empty bar (issues 20, 23).
  */
-export function personalItems(): NavigationItem[] {
+export function personalItems(entries: readonly NavEntry[] = []): NavigationItem[] {
+  // The lists every user has of their own rows (`own`: their tickets), which need no permission.
+  const own = entries.filter((e) => e.type === 'item' && e.permission === undefined && e.url !== undefined && e.url !== paths.dashboard)
   return [
     { id: 'home', title: 'Home', translate: 'nav.home', type: 'item', icon: 'dashboard', url: paths.dashboard },
+    ...own.map(itemOf),
     { id: 'profile', title: 'My Profile', translate: 'profile.title', type: 'item', icon: 'userCircle', url: paths.profile },
   ]
 }
@@ -92,6 +97,16 @@ export function pageItems(withTemplatePages = showsTemplatePages): NavigationIte
   ]
 }
 
+/** A registry navigation entry in the navigation's shape. */
+const itemOf = (entry: NavEntry): NavigationItem => ({
+  id: entry.menuId,
+  title: entry.label,
+  translate: entry.label,
+  type: entry.type,
+  icon: iconOf(entry.icon, entry.type),
+  ...(entry.url ? { url: entry.url, exact: true } : {}),
+})
+
 /**
  * The registry's navigation (schema/navigation.ts) in the navigation's shape: its pages
  * (the dashboard) and groups at the top in their order, each group with its entities'
@@ -100,14 +115,6 @@ export function pageItems(withTemplatePages = showsTemplatePages): NavigationIte
  * `report-staff_costs`), so pinned shortcuts find their item either way.
  */
 export function registryNavigation(entries: readonly NavEntry[]): NavigationItem[] {
-  const itemOf = (entry: NavEntry): NavigationItem => ({
-    id: entry.menuId,
-    title: entry.label,
-    translate: entry.label,
-    type: entry.type,
-    icon: iconOf(entry.icon, entry.type),
-    ...(entry.url ? { url: entry.url, exact: true } : {}),
-  })
   const top = entries.filter((e) => e.parent === undefined)
   const items = top.flatMap((entry): NavigationItem[] => {
     if (entry.type !== 'group') return [itemOf(entry)]
@@ -252,14 +259,20 @@ const shellPages: ReadonlySet<string> = new Set([paths.dashboard, paths.example,
 
 /**
  * What the user may open (decisions.md: the role's menu, filtered again by permission):
- * an item that opens a registry list needs that entity's LIST permission, one that opens
- * a report the report's VIEW permission; an item whose address is no screen of this app
- * is left out (its module is not built yet); a group or collapse left without children
- * goes too. Links (plain addresses) and dividers stay.
+ * an item that opens a registry list needs that entity's LIST permission — none for its own
+ * list when everyone lists their own rows of it (`own`: a customer's tickets), as the server's
+ * menu has it — one
+ * that opens a report the report's VIEW permission; an item whose address is no screen of
+ * this app is left out (its module is not built yet); a group or collapse left without
+ * children goes too. Links (plain addresses) and dividers stay.
  */
 export function filterNavigation(items: readonly NavigationItem[], access: NavigationAccess): NavigationItem[] {
   const permissionOf = new Map([
-    ...access.entities.flatMap((e) => [e.ui.listPath, ...Object.values(e.views).map((v) => v.ui.listPath)].map((path) => [path, e.permissions.LIST] as const)),
+    ...access.entities.flatMap((e) => [
+      [e.ui.listPath, isOwnAction(e, 'LIST') ? null : e.permissions.LIST] as const,
+      // A view is a department's queue (staff work): its permission, own rows or not.
+      ...Object.values(e.views).map((v) => [v.ui.listPath, e.permissions.LIST] as const),
+    ]),
     ...(access.reports ?? []).map((r) => [r.ui.path, r.permission] as const),
   ])
   const keep = (item: NavigationItem): NavigationItem | null => {
@@ -269,6 +282,7 @@ export function filterNavigation(items: readonly NavigationItem[], access: Navig
     }
     if (item.type !== 'item' || !item.url) return item.type === 'link' && !item.url ? null : item
     const permission = permissionOf.get(item.url)
+    if (permission === null) return item
     if (permission !== undefined) return access.can(permission) ? item : null
     return shellPages.has(item.url) ? item : null
   }

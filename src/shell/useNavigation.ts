@@ -40,7 +40,7 @@ export function useNavigation(): NavigationItem[] {
     const rights = { entities, reports, can: access.can }
     if (data) {
       const menu = filterNavigation(adaptMenu(data), rights)
-      return [...(menu.some((item) => item.type !== 'divider') ? menu : personalItems()), ...pageItems()]
+      return [...(menu.some((item) => item.type !== 'divider') ? menu : personalItems(navigationEntries(entities, reports))), ...pageItems()]
     }
     if (isError) return filterNavigation(registryNavigation(navigationEntries(entities, reports)), rights)
     return pageItems()

@@ -36,7 +36,8 @@ function expectInert(value: unknown, what: string): void {
   expect(html, what).toContain('click')
 }
 
-const htmlFieldsOf = (e: AnyEntity) => e.fieldNames.filter((n) => e.fields[n]!.markup === 'html')
+// What a record stores and answers: an input-only message (a ticket's first, kept as its thread's first line) has its own test.
+const htmlFieldsOf = (e: AnyEntity) => e.fieldNames.filter((n) => e.fields[n]!.markup === 'html' && !e.fields[n]!.isTransient)
 /** The lines fields of a document whose line entity has formatted text. */
 const linesWithHtml = (e: AnyEntity) => e.linesFieldNames.filter((n) => htmlFieldsOf(e.fields[n]!.lines!.entity).length > 0)
 const withHtml = entities.filter((e) => !e.isLine && (htmlFieldsOf(e).length > 0 || linesWithHtml(e).length > 0))
@@ -116,7 +117,7 @@ describeEachDatabase('html sanitising', (t) => {
 
   for (const entity of withHtml) {
     const fields = [...htmlFieldsOf(entity), ...linesWithHtml(entity)].join(', ')
-    it(`${entity.name}: ${fields} come back inert on create, read, list and update`, async () => {
+    it(`${entity.name}: ${fields} come back inert on create, read, list${entity.routes.update === false ? '' : ' and update'}`, async () => {
       const refIds = await createReferences(t.current, entity, entities)
       const created = await createRow(t.current, entity, withAttacks(entity, sampleInput(entity, refIds), ATTACKS))
       expectAllInert(entity, created, 'create')
@@ -126,7 +127,8 @@ describeEachDatabase('html sanitising', (t) => {
       const row = listed.find((r) => r.id === created.id)!
       for (const n of htmlFieldsOf(entity)) if (n in row) expectInert(row[n], `list ${entity.name}.${n}`)
 
-      // An update that sends only clean text keeps it as it is; one with attacks is cleaned again.
+      // An update that sends only clean text keeps it as it is; one with attacks is cleaned again (where records change: not a ticket's thread).
+      if (entity.routes.update === false) return
       const clean = await t.current.call({ method: 'PATCH', url: `${entity.api.base}/update/${created.id}`, payload: Object.fromEntries(htmlFieldsOf(entity).map((n) => [n, '<p>Plain <em>text</em></p>'])) })
       expect(clean.status, clean.raw).toBe(200)
       for (const n of htmlFieldsOf(entity)) expect(clean.body[n], n).toBe('<p>Plain <em>text</em></p>')

@@ -200,6 +200,44 @@ export const memo = defineEntity({
   scope: (caller) => (caller.isAdmin ? null : { created_by: caller.id }),
 })
 
+/**
+ * Wishes a user files and follows alone (`own`): without the permission they list, read,
+ * file, change and star their own; with it, everyone's. Their notes are theirs through the wish.
+ */
+export const wish = defineEntity({
+  name: 'wish',
+  module: 'test',
+  listKey: 'wishes',
+  route: { area: 'wish-management', list: 'wishes' },
+  fields: {
+    name: f.text({ max: 50, required: true, search: true }),
+    owner: f.ref('user', { required: true, label: 'field.user' }),
+    // Wanted by then, unless granted: late past it (a flag of the clock, filtered in SQL).
+    wanted_by: f.datetime({ label: 'field.changed_at' }),
+    state: f.choice(['open', 'granted'], { default: 'open', label: 'field.type' }),
+    is_late: f.pastDue({ due: 'wanted_by', unless: { field: 'state', values: ['granted'] }, label: 'field.overdue' }),
+  },
+  filters: ['state', 'is_late'],
+  workflow: { field: 'state', initial: 'open', editableIn: ['open', 'granted'], transitions: { grant: { from: ['open'], to: 'granted' } } },
+  own: { field: 'owner', actions: ['LIST', 'DETAILS', 'CREATE', 'UPDATE', 'grant'] },
+  nav: false,
+})
+
+export const wishNote = defineEntity({
+  name: 'wish_note',
+  module: 'test',
+  listKey: 'wish_notes',
+  labelField: 'text',
+  route: { area: 'wishNote-management', list: 'wishNotes' },
+  fields: {
+    wish: f.ref('wish', { required: true, search: true, label: 'field.name' }),
+    text: f.text({ max: 100, required: true, search: true, label: 'field.details' }),
+  },
+  own: { via: 'wish', actions: ['LIST', 'DETAILS', 'CREATE'] },
+  extraRoutes: [{ kind: 'listBy', path: 'get_all_by_wish_id', field: 'wish' }],
+  nav: false,
+})
+
 /** Shelves within shelves, two levels at most: a tree kept by the engine, in its own words. */
 export const shelf = defineEntity({
   name: 'shelf',
@@ -233,7 +271,7 @@ export const gadgetSales = defineReport({
   nav: { group: 'reports', icon: 'assessment', order: 1 },
 })
 
-export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, deliveryNote, branchNote, memo, shelf]
+export const throwawayEntities = [...entities, gadgetOrder, gadgetOrderLine, stockTransfer, stockTransferLine, deliveryNote, branchNote, memo, shelf, wish, wishNote]
 export const throwawayReports = [gadgetSales]
 
 /** The labels an author adds with these: entity, action and report names, and the status options. */
@@ -247,13 +285,15 @@ export const throwawayCatalogue: Record<string, Catalogue> = {
     delivery_note: { one: 'Delivery note', other: 'Delivery notes' },
     branch_note: { one: 'Branch note', other: 'Branch notes' },
     shelf: { one: 'Shelf', other: 'Shelves' },
+    wish: { one: 'Wish', other: 'Wishes' },
+    wish_note: { one: 'Wish note', other: 'Wish notes' },
   },
   view: {
     stock_transfer: { drafts: 'Draft transfers', moving: 'Transfers in motion' },
     delivery_note: { north: 'To the north' },
   },
-  option: { draft: 'Draft', confirmed: 'Confirmed', cancelled: 'Cancelled' },
-  action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order', cancel_question: 'Cancel it? What it posted is reversed.' },
+  option: { draft: 'Draft', confirmed: 'Confirmed', cancelled: 'Cancelled', granted: 'Granted', open: 'Open' },
+  action: { confirm: 'Confirm', confirm_question: 'Confirm this order? Its lines can no longer change.', cancel: 'Cancel order', cancel_question: 'Cancel it? What it posted is reversed.', grant: 'Grant' },
   report: { gadget_sales: 'Gadget sales' },
   field: { is_pinned: 'Pinned' },
 }

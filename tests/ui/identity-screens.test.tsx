@@ -1,8 +1,7 @@
-import { act, screen, waitFor, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { registry } from '../../schema'
-import { notify, showAlert } from '../../src/engine/ui/notifications'
 import { groupPermissions } from '../../src/modules/identity/permission-groups'
 import { accessTokenAnswers, adminUser, api, envelope, menuNode, storeSessionOf, validToken } from './support/fixtures'
 import { renderApp } from './support/render-app'
@@ -11,8 +10,8 @@ import { server } from './support/server'
 /**
  * The identity screens (issue 3): users and employees with uniqueness checks as one
  * types and a password confirmation, roles with permissions grouped by entity, role
- * menus as documents with lines, menu items nested, /register, /pages/profile and the
- * Inbox.
+ * menus as documents with lines, menu items nested, /register and /pages/profile (the
+ * Inbox: inbox.test.tsx).
  */
 const userBase = registry.user.api.base
 const roleBase = registry.role.api.base
@@ -421,22 +420,5 @@ describe('profile', () => {
     await waitFor(() => expect(sent).not.toBeNull())
     await waitFor(() => expect(card.querySelector('img')).toHaveAttribute('src', '/media/user/ada.png'))
     expect(await screen.findByText('Your photo is updated.')).toBeInTheDocument()
-  })
-})
-
-describe('inbox', () => {
-  it('lists the session’s messages newest first, and clears them', async () => {
-    server.use(http.get(api('/:entity/api/v1/:same/all/'), () => HttpResponse.json(envelope('x', []))))
-    const { user } = await renderApp('/apps/mail')
-    expect(await screen.findByText('No messages in this session yet')).toBeInTheDocument()
-    act(() => {
-      showAlert({ kind: 'success', key: 'form.saved', params: { entity: 'Police Station' } })
-      notify({ kind: 'error', text: 'The district is archived.' })
-    })
-    const list = await screen.findByRole('list', { name: 'Inbox' })
-    expect(within(list).getAllByRole('listitem').map((li) => li.querySelector('p')!.textContent)).toEqual(['The district is archived.', 'Police Station saved.'])
-    expect(within(list).getAllByRole('listitem')[0]).toHaveAttribute('data-kind', 'error')
-    await user.click(screen.getByRole('button', { name: 'Clear' }))
-    expect(screen.getByText('No messages in this session yet')).toBeInTheDocument()
   })
 })

@@ -98,7 +98,8 @@ describe('the navigation from the registry, when the menu cannot be read', () =>
     await renderAppWith('/apps/dashboards/project')
     const nav = await mainNavigation()
     await within(nav).findByRole('link', { name: 'Staff costs by branch' })
-    expect(hrefsIn(nav).filter((href) => href?.startsWith('/apps/'))).toEqual(['/apps/dashboards/project', '/apps/city-management/cities', '/apps/thana-management/thanas', staffCosts.ui.path])
+    // The tickets' list is everyone's: they list their own tickets there (`own`), not the departments' queues.
+    expect(hrefsIn(nav).filter((href) => href?.startsWith('/apps/'))).toEqual(['/apps/dashboards/project', '/apps/city-management/cities', '/apps/thana-management/thanas', registry.ticket.ui.listPath, staffCosts.ui.path])
     expect(within(nav).queryByRole('link', { name: 'Change log' })).not.toBeInTheDocument()
     expect(within(nav).queryByRole('list', { name: 'User Config' })).not.toBeInTheDocument()
   })

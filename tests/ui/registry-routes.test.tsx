@@ -163,16 +163,19 @@ describe('navigation', () => {
 describe('second addresses of a screen', () => {
   beforeEach(() => storeSession())
 
-  it('takes the spec’s “acccount-management/accounts” and its detail address to the ledger accounts, search and id kept', async () => {
+  it('gives the spec’s “acccount-management/accounts” to the accounts department’s tickets (issue 23), search kept', async () => {
+    const asked: URLSearchParams[] = []
     server.use(
-      http.get(api(`${registry.ledger_account.api.base}/all/`), () => HttpResponse.json(envelope('ledger_accounts', [{ id: 5, name: 'Cash', is_deletable: false }]))),
-      http.get(api(`${registry.ledger_account.api.base}/5`), () => HttpResponse.json({ id: 5, name: 'Cash', is_deletable: false })),
+      http.get(api(`${registry.ticket.api.base}/all/`), ({ request }) => {
+        asked.push(new URL(request.url).searchParams)
+        return HttpResponse.json(envelope('tickets', []))
+      }),
     )
-    const { router } = await renderApp('/apps/acccount-management/accounts?q=cash')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/ledger-management/ledgers'))
-    expect(router.state.location.search).toMatchObject({ q: 'cash' })
-    await router.navigate({ to: '/apps/account-management/accounts/5' })
-    await waitFor(() => expect(router.state.location.pathname).toBe('/apps/ledger-management/ledgers/5'))
+    const { router } = await renderApp('/apps/acccount-management/accounts?q=card')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Accounts' })).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/apps/acccount-management/accounts')
+    await waitFor(() => expect(asked.at(-1)?.get('view')).toBe('accounts'))
+    expect(asked.at(-1)?.get('q')).toBe('card')
   })
 })
 

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { registry } from '../../schema'
 import { useHoverIntent } from '../../src/shell/navbar/useHoverIntent'
 import { foldForSearch, MAX_SUGGESTIONS, searchNavigation } from '../../src/shell/navigation'
 import { getNavbarState, toggleNavbar } from '../../src/shell/navbar/navbar-state'
@@ -330,5 +331,87 @@ describe('language menu and quick panel', () => {
     expect(within(panel).getByText('admin updated District #12')).toBeInTheDocument()
     await user.click(within(panel).getByRole('button', { name: 'Close' }))
     expect(screen.queryByRole('dialog', { name: 'Quick Panel' })).not.toBeInTheDocument()
+  })
+
+  it('shows today’s figures opening their lists, the unread notifications with the inbox, and the user’s own notes to add, pin and delete', async () => {
+    const notesBase = registry.note.api.base
+    let notes = [{ id: 1, text: 'Call the bank', pinned: false }]
+    const sent: Array<[string, unknown]> = []
+    // The server's order: pinned first, then the newest.
+    const listed = () => [...notes].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.id - a.id)
+    server.use(
+      http.get(api('/api/quick-panel/data'), () =>
+        HttpResponse.json({
+          date: '2026-11-22',
+          counts: {},
+          recent: [],
+          figures: [
+            { key: 'orders_today', count: 4, href: `${registry.order.ui.listPath}?order_date_after=2026-11-22&order_date_before=2026-11-22` },
+            { key: 'low_stock_products', count: 2, href: `${registry.inventory.ui.listPath}?ordering=quantity` },
+          ],
+          notifications: [{ id: 7, kind: 'order_confirmed', message: 'quick_panel.action_create', params: { actor: 'Ann', entity: 'Order', id: 5 }, at: '2026-11-22T09:30:00Z' }],
+        }),
+      ),
+      http.get(api(`${notesBase}/all/`), ({ request }) => {
+        sent.push(['list', new URL(request.url).searchParams.get('ordering')])
+        return HttpResponse.json({ notes: listed(), page: 1, size: 30, total_pages: 1, total_elements: notes.length })
+      }),
+      http.post(api(`${notesBase}/create/`), async ({ request }) => {
+        const body = (await request.json()) as { text: string }
+        sent.push(['create', body])
+        const note = { id: 2, text: body.text, pinned: false }
+        notes = [...notes, note]
+        return HttpResponse.json(note, { status: 201 })
+      }),
+      http.put(api(`${notesBase}/update/:id`), async ({ request, params }) => {
+        const body = (await request.json()) as { pinned: boolean }
+        sent.push(['update', { id: Number(params.id), ...body }])
+        notes = notes.map((n) => (n.id === Number(params.id) ? { ...n, ...body } : n))
+        return HttpResponse.json(notes.find((n) => n.id === Number(params.id)))
+      }),
+      http.delete(api(`${notesBase}/delete/:id`), ({ params }) => {
+        sent.push(['delete', Number(params.id)])
+        notes = notes.filter((n) => n.id !== Number(params.id))
+        return HttpResponse.json({ detail: 'Note id - 1 is deleted successfully' })
+      }),
+    )
+    const { user } = await signedInAt()
+    await user.click(screen.getByRole('button', { name: 'Quick panel' }))
+    const panel = await screen.findByRole('dialog', { name: 'Quick Panel' })
+
+    // Each figure opens its list, filtered as it counts.
+    const orders = await within(panel).findByRole('link', { name: /Orders today/ })
+    expect(orders).toHaveTextContent('4')
+    expect(orders).toHaveAttribute('href', `${registry.order.ui.listPath}?order_date_after=2026-11-22&order_date_before=2026-11-22`)
+    expect(within(panel).getByRole('link', { name: /Products running low/ })).toHaveAttribute('href', `${registry.inventory.ui.listPath}?ordering=quantity`)
+    // Unread notifications, said in the interface's words, and the way to all of them.
+    const unread = within(panel).getByTestId('quick-panel-notifications')
+    expect(within(unread).getByText('Ann created Order #5')).toBeInTheDocument()
+    expect(within(unread).getByRole('link', { name: 'Open the inbox' })).toHaveAttribute('href', '/apps/mail')
+    // No counts, no changes: no headings over nothing.
+    expect(within(panel).queryByText('Records')).not.toBeInTheDocument()
+
+    const mine = within(panel).getByTestId('quick-panel-notes')
+    expect(await within(mine).findByText('Call the bank')).toBeInTheDocument()
+    expect(sent[0]).toEqual(['list', '-pinned'])
+    const add = within(mine).getByRole('button', { name: 'Add' })
+    expect(add).toBeDisabled()
+    await user.type(within(mine).getByRole('textbox', { name: 'New note' }), '  Order more cups ')
+    await user.click(add)
+    expect(await within(mine).findByText('Order more cups')).toBeInTheDocument()
+    expect(sent).toContainEqual(['create', { text: 'Order more cups' }])
+    await waitFor(() => expect(within(mine).getByRole('textbox', { name: 'New note' })).toHaveValue(''))
+
+    // Pinned: on top, and shown as pinned.
+    const older = () => within(mine).getByText('Call the bank').closest('li')!
+    await user.click(within(older()).getByRole('button', { name: 'Pin note' }))
+    await waitFor(() => expect(within(older()).getByRole('button', { name: 'Unpin note' })).toHaveAttribute('aria-pressed', 'true'))
+    expect(sent).toContainEqual(['update', { id: 1, pinned: true }])
+    expect(within(mine).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Call the bank', 'Order more cups'])
+
+    await user.click(within(older()).getByRole('button', { name: 'Delete note' }))
+    await waitFor(() => expect(within(mine).queryByText('Call the bank')).not.toBeInTheDocument())
+    expect(sent).toContainEqual(['delete', 1])
+    expect(within(mine).getByText('Order more cups')).toBeInTheDocument()
   })
 })

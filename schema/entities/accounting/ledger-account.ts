@@ -13,7 +13,7 @@ export const ledgerAccount = defineEntity({
   confidential: true,
   listKey: 'ledger_accounts',
   // The spec's "acccount-management/accounts" (detail "account-management/accounts/{id}") names the chart's accounts too (issue 10).
-  route: { area: 'ledger-management', list: 'ledgers', alsoAt: { area: 'acccount-management', list: 'accounts', formArea: 'account-management', form: 'accounts' } },
+  route: { area: 'ledger-management', list: 'ledgers' },
   fields: {
     // Capitalised, not Title Case (the contract's): Title would rewrite the seeded names on
     // their next save ("Misc. Expenses (ASSETS)", "Cash-in-Hand", "Loans and Advances (Assets)").

@@ -23,6 +23,8 @@ export const employee = defineEntity({
     branch: f.ref('branch', { required: true }),
     department: f.ref('department'),
     designation: f.ref('designation'),
+    // The support tickets they answer (their department's, schema/entities/tickets): none, every department's.
+    ticket_department: f.ref('ticket_department', { hideInList: true, label: 'field.answers_tickets_of' }),
     emp_id_no: f.text({ max: 100, search: true }),
     emp_join_date: f.date(),
     basic_money: f.integer({ min: 0, hideInList: true }),
@@ -45,7 +47,7 @@ export const employee = defineEntity({
       fields: ['first_name', 'last_name', 'gender', 'date_of_birth', 'primary_phone', 'secondary_phone', 'nid', 'image', 'father_name', 'mother_name', 'marital_status', 'spouse_name', 'marriage_date'],
     },
     { key: 'address', label: 'section.address', fields: ['street_address_one', 'street_address_two', 'country', 'city', 'thana', 'postal_code'] },
-    { key: 'employment', label: 'section.employment', fields: ['branch', 'emp_id_no', 'designation', 'department', 'emp_join_date', 'basic_money', 'allowance_money'] },
+    { key: 'employment', label: 'section.employment', fields: ['branch', 'emp_id_no', 'designation', 'department', 'ticket_department', 'emp_join_date', 'basic_money', 'allowance_money'] },
   ],
   nav: { group: 'employee-management', icon: 'person', order: 1, label: 'nav.employees' },
   // Its ledger account under Salary, named after the username (api-contract §4.1).

@@ -140,11 +140,11 @@ export function roleMenu(rows: readonly MenuRow[], assigned: ReadonlySet<number>
 /**
  * The caller's sidebar: their role's menu, filtered again by permission (decisions.md): an
  * item that opens a registry entity's list is left out without that entity's LIST
- * permission, a report's without the report's, and a group or collapse left without
+ * permission (unless every user lists their own rows of it: `own`), a report's without the report's, and a group or collapse left without
  * children goes too.
  */
 export function visibleMenu(menu: readonly MenuNode[], registry: Registry, principal: Actor, reports: readonly Report[] = []): MenuNode[] {
-  const listPermission = new Map([...registry.filter((e) => !e.isLine).map((e) => [e.ui.listPath, e.permissions.LIST] as const), ...reports.map((r) => [r.ui.path, r.permission] as const)])
+  const listPermission = new Map([...registry.filter((e) => !e.isLine && !e.own?.actions.includes('LIST')).map((e) => [e.ui.listPath, e.permissions.LIST] as const), ...reports.map((r) => [r.ui.path, r.permission] as const)])
   const keep = (n: MenuNode): MenuNode | null => {
     const needed = n.url ? listPermission.get(n.url) : undefined
     if (needed && !can(principal, needed)) return null

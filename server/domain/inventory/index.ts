@@ -1,11 +1,12 @@
 import { sql } from 'kysely'
 import { PURCHASE_STATUSES } from '../../../schema/entities/inventory/purchase-status'
-import type { Executor } from '../../db/types'
-import type { DomainModule } from '../../engine/modules'
+import type { Executor, Trx } from '../../db/types'
+import type { DomainModule, ModuleDeps } from '../../engine/modules'
+import { notify } from '../../engine/notify'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
 import { adjustmentMoves, adjustmentPosting } from './adjustments'
-import { moveStock, openStock, reverseStock, standingStock, stockOf } from './stock'
+import { moveStock, openStock, reverseStock, standingStock, stockOf, type StockRow } from './stock'
 
 /**
  * Inventory (issue 21): each product's stock and the append-only stock ledger, both kept
@@ -25,19 +26,45 @@ async function lowStockAlerts(db: Executor, products: readonly number[]): Promis
   return new Map(found.rows.map((r) => [Number(r.id), r.alert === null ? DEFAULT_LOW_STOCK : Number(r.alert)]))
 }
 
+/**
+ * Tells those who keep the stock of each product a movement took from above its low-stock
+ * alert to at or below it (issue 23): once, as it crosses — not at every sale after.
+ */
+async function noticeLowStock(trx: Trx, engine: Pick<ModuleDeps, 'registry' | 'hooks'> | undefined, rows: readonly StockRow[]): Promise<void> {
+  const inventory = engine?.registry.find((e) => e.name === 'inventory')
+  if (!inventory || rows.length === 0) return
+  const moved = new Map<number, { before: number; after: number }>()
+  for (const row of [...rows].sort((a, b) => a.id - b.id)) {
+    const was = moved.get(row.product)
+    moved.set(row.product, { before: was?.before ?? Number(row.quantity_after) - Number(row.quantity), after: Number(row.quantity_after) })
+  }
+  const products = await sql<{ id: number; name: string; alert: number | null }>`select id, name, low_stock_alert as alert from product where id = any(${[...moved.keys()]}::bigint[]) order by id`.execute(trx)
+  for (const p of products.rows) {
+    const alert = p.alert === null ? DEFAULT_LOW_STOCK : Number(p.alert)
+    const { before, after } = moved.get(Number(p.id))!
+    if (before <= alert || after > alert) continue
+    const message = { key: 'notification.low_stock', params: { product: p.name, quantity: after, alert } }
+    await notify(trx, engine!.registry, engine!.hooks, { to: { permission: inventory.permissions.LIST }, kind: 'low_stock', message, entity: inventory.name, recordId: Number(p.id) })
+  }
+}
+
 export function inventoryModule(): DomainModule {
+  // The app's registry and hooks, for what a movement notifies: known once the app is assembled (`routes`).
+  let engine: Pick<ModuleDeps, 'registry' | 'hooks'> | undefined
   return {
     name: 'inventory',
     // Where the engine moves the goods of the documents that move stock (`moves` of the registry).
     stock: {
       async move(trx, { type, id, number, date, movements, actor }) {
         const rows = await moveStock(trx, { type, id, number, date }, movements, { actor: actor?.id ?? null })
+        await noticeLowStock(trx, engine, rows)
         const costs: Array<string | null> = movements.map(() => null)
         for (const row of rows) if (row.movement !== undefined) costs[row.movement] = row.unit_cost
         return costs
       },
       async reverse(trx, { type, id, date, actor }) {
-        await reverseStock(trx, { type, id }, { date, actor: actor?.id ?? null })
+        // Undoing a receipt takes stock out too.
+        await noticeLowStock(trx, engine, await reverseStock(trx, { type, id }, { date, actor: actor?.id ?? null }))
       },
       standing: (trx, document) => standingStock(trx, document),
     },
@@ -80,6 +107,7 @@ export function inventoryModule(): DomainModule {
       }
     },
     routes(app, deps) {
+      engine = deps
       const inventory = deps.registry.find((e) => e.name === 'inventory')
       const product = deps.registry.find((e) => e.name === 'product')
       // A test's registry of its own may have no inventory.

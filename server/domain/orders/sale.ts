@@ -4,6 +4,7 @@ import { rowIdValueOf } from '../../../schema/kit/validators'
 import type { Row, Trx } from '../../db/types'
 import { ConflictError, ValidationError } from '../../engine/errors'
 import type { EntityHooks } from '../../engine/hooks'
+import { notify } from '../../engine/notify'
 import { numberDayOf } from '../../engine/numbering'
 import type { PostingOf } from '../../engine/posting'
 import { createRow, updateRow, type ActionHandler } from '../../engine/service'
@@ -71,15 +72,19 @@ async function lockWanted(trx: Trx, order: number): Promise<Wanted[]> {
  * product's stock checked under its lock (a 409 naming the first one short and what is on
  * hand; nothing is taken), and what is paid now taken as a payment.
  */
-export const confirmHandler: ActionHandler = async ({ trx, id, row, input, registry, engine }) => {
+export const confirmHandler: ActionHandler = async ({ trx, id, row, input, registry, hooks, actor, engine }) => {
   for (const want of await lockWanted(trx, id)) {
     if (want.on_hand < want.quantity) {
       throw new ConflictError({ key: 'detail.order_stock_short', params: { product: want.name, available: want.on_hand, asked: want.quantity } })
     }
   }
+  // Those who handle orders hear of it (issue 23), but whoever confirmed it.
+  const order = registry.find((e) => e.name === 'order')!
+  const message = { key: 'notification.order_confirmed', params: { number: String(row.order_no ?? id) } }
+  await notify(trx, registry, hooks, { to: { permission: order.permissions.LIST }, kind: 'order_confirmed', message, entity: order.name, recordId: id, except: actor?.id })
   const method = rowIdValueOf(input.payment_method)
   // The method it is paid by becomes the order's, through the engine (judged, audited).
-  if (method !== null) await updateRow(engine(registry.find((e) => e.name === 'order')!), id, { payment_method: method })
+  if (method !== null) await updateRow(engine(order), id, { payment_method: method })
   const amount = String(input.pay_amount ?? '0')
   if (money.toMinor(amount) <= 0n) return
   const reference = [input.bkash, input.rocket, input.nagad].find(isSet) ?? null

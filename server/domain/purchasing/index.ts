@@ -1,4 +1,5 @@
 import type { DomainModule } from '../../engine/modules'
+import { notify } from '../../engine/notify'
 import { makePurchaseHandler } from './from-request'
 import { paymentHooks, paymentPosting } from './payments'
 import { billPosting, cancelHandler, confirmHandler, purchaseHooks, purchaseMoves } from './purchases'
@@ -17,6 +18,15 @@ export function purchasingModule(): DomainModule {
     hooks: {
       purchase_final: purchaseHooks,
       purchase_payment: paymentHooks,
+      // Whoever handles vendors' offers hears of each new one (issue 23), but whoever entered it.
+      purchase_request: {
+        async afterWrite({ trx, registry, entity, action, rowId, after, actor }) {
+          if (action !== 'create' || !after) return
+          const from = [after.first_name, after.last_name].filter((x) => typeof x === 'string' && x !== '').join(' ') || (typeof after.email === 'string' ? after.email : '')
+          const message = { key: from ? 'notification.purchase_request' : 'notification.purchase_request_unnamed', params: { number: String(after.invoice_no ?? rowId), from } }
+          await notify(trx, registry, undefined, { to: { permission: entity.permissions.LIST }, kind: 'purchase_request', message, entity: entity.name, recordId: rowId, except: actor?.id })
+        },
+      },
     },
     actions: { purchase_final: { confirm: confirmHandler, cancel: cancelHandler }, purchase_request: { make_purchase: makePurchaseHandler } },
     stockMoves: { purchase_final: purchaseMoves },

@@ -9,6 +9,7 @@ import { hasBeforeValidate, runAfter, runBefore, runBeforeValidate } from './hoo
 import { insertLines } from './lines'
 import { answer, read } from './read'
 import { checkReferences } from './references'
+import { checkOwnVia, ownInput } from './own'
 import { auditChanges, columnsOf, tablesOf, writeLinks } from './rows'
 import { refuseForeignFiles } from '../uploads'
 import { inTransaction } from './transaction'
@@ -23,7 +24,7 @@ import { fillLookup } from './workflow'
 export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
   const { entity, actor } = ctx
   authorize(ctx, 'CREATE')
-  const input = fromClient(ctx, body)
+  const input = ownInput(ctx, fromClient(ctx, body))
   // Without hooks that fill in values, judging (and hashing) need not hold a transaction.
   const early = hasBeforeValidate(ctx) ? undefined : await judge(ctx, ctx.db, entity, input, 'create')
   return inTransaction(ctx, async (trx) => {
@@ -32,6 +33,7 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     const values = await fillSlugs(trx, entity, prepared, null)
     await numberRecord(trx, entity, values)
     await checkReferences(trx, ctx.registry, entity, values)
+    await checkOwnVia(ctx, trx, values)
     await checkWithin(trx, ctx.registry, entity, values)
     // A workflow starts at its initial state unless code acting as the system says otherwise.
     if (entity.workflow && (values[entity.workflow.field] === undefined || values[entity.workflow.field] === null)) values[entity.workflow.field] = entity.workflow.initial

@@ -1,6 +1,6 @@
 import { isBuiltInRow, type Entity, type Fields, type Message } from '../../../schema/kit'
 import type { Row, Trx } from '../../db/types'
-import type { EngineCtx } from '../access'
+import { asSystem, type EngineCtx } from '../access'
 import { BusinessError, ForbiddenError } from '../errors'
 import { hooksOf, type WriteAction } from '../hooks'
 import type { Values } from '../validate'
@@ -15,11 +15,14 @@ export function builtInRefusal(entity: Entity<string, Fields>, row: Row): Messag
   return { key: entity.builtIn!.message, params: { entity: entity.labelKey, value: String(value) } }
 }
 
+/** What a hook gets of the write that runs it: engine calls in its transaction, its caller's language. */
+export const fromWrite = (ctx: EngineCtx, trx: Trx) => ({ engine: (entity: Entity<string, Fields>) => asSystem(ctx, entity, trx), language: ctx.language })
+
 export async function runBeforeValidate(ctx: EngineCtx, trx: Trx, action: WriteAction, before: Row | null, input: Values): Promise<Values> {
   const hooks = hooksOf(ctx.hooks, ctx.entity).filter((h) => h.beforeValidate)
   if (hooks.length === 0) return input
   const changed = { ...input }
-  for (const h of hooks) await h.beforeValidate!({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, input: changed })
+  for (const h of hooks) await h.beforeValidate!({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, input: changed, ...fromWrite(ctx, trx) })
   return changed
 }
 
@@ -31,7 +34,7 @@ export async function runBefore(ctx: EngineCtx, trx: Trx, action: WriteAction, b
     throw new BusinessError(builtInRefusal(ctx.entity, before!))
   }
   for (const h of hooksOf(ctx.hooks, ctx.entity)) {
-    await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values, input })
+    await h.beforeWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, before, values, input, ...fromWrite(ctx, trx) })
   }
   // A field only an admin may set (Field.isAdminOnly): another caller may send it only as it is
   // (after the domain's rules, whose own words about it come first).
@@ -46,7 +49,7 @@ export async function runBefore(ctx: EngineCtx, trx: Trx, action: WriteAction, b
 
 export async function runAfter(ctx: EngineCtx, trx: Trx, action: WriteAction, rowId: number, before: Row | null, after: Row | null): Promise<void> {
   for (const h of hooksOf(ctx.hooks, ctx.entity)) {
-    await h.afterWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, rowId, before, after })
+    await h.afterWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, rowId, before, after, ...fromWrite(ctx, trx) })
   }
 }
 

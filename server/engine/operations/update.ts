@@ -9,6 +9,7 @@ import { runAfter, runBefore, runBeforeValidate } from './hooks-run'
 import { mergeLines, syncLines } from './lines'
 import { answer, lockRow, read } from './read'
 import { checkReferences } from './references'
+import { checkOwnVia, ownInput } from './own'
 import { auditChanges, columnsOf, tablesOf, writeLinks, type LineRow } from './rows'
 import { refuseForeignFiles } from '../uploads'
 import { inTransaction } from './transaction'
@@ -26,7 +27,7 @@ import { sql } from 'kysely'
 export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Promise<Row> {
   const { entity, actor } = ctx
   authorize(ctx, 'UPDATE', rowId)
-  const input = fromClient(ctx, body)
+  const input = ownInput(ctx, fromClient(ctx, body))
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(ctx, trx, rowId)
     refuseLocked(ctx, before)
@@ -45,6 +46,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
     for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
     const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, merged, 'update'), rowId)
     await checkReferences(trx, ctx.registry, entity, values)
+    await checkOwnVia(ctx, trx, values)
     await checkWithin(trx, ctx.registry, entity, values)
     await renumberIfMoved(trx, entity, before, values)
     if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {

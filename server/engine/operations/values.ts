@@ -1,3 +1,4 @@
+import { resolveNamedRefs } from '../named-refs'
 import { isDocumentShape, withComputed, type Entity, type Fields, type RuleContext } from '../../../schema/kit'
 import { hashPassword } from '../../auth/passwords'
 import type { Executor, Row } from '../../db/types'
@@ -38,7 +39,8 @@ export async function prepare(entity: Entity<string, Fields>, input: Values, mod
 export async function judge(ctx: Pick<EngineCtx, 'registry' | 'hooks'>, db: Executor, entity: Entity<string, Fields>, input: Values, mode: 'create' | 'update'): Promise<Values> {
   // A row of a document kept one row per line is judged by its fields alone: the facts are the document's.
   const isRow = entity.rowsPerLine !== undefined && !isDocumentShape(entity)
-  return prepare(entity, input, mode, isRow ? undefined : await factsOf(db, ctx.registry, ctx.hooks, entity, input))
+  const given = await resolveNamedRefs(db, ctx.registry, entity, input)
+  return prepare(entity, given, mode, isRow ? undefined : await factsOf(db, ctx.registry, ctx.hooks, entity, given))
 }
 
 /** The read-only fields the server sets itself: not lines, not computed. */

@@ -6,6 +6,7 @@ import type { EngineCtx } from '../access'
 import { ConflictError } from '../errors'
 import { hooksOf } from '../hooks'
 import { read } from './read'
+import { fromWrite } from './hooks-run'
 
 /**
  * A workflow's rules in the write layer (EntityConfig.workflow): a caller's plain update or
@@ -44,7 +45,7 @@ export async function moveStatus(ctx: EngineCtx, trx: Trx, action: EntityAction,
   await sql`update ${sql.id(rootOf(ctx.entity).name)} set updated_at = now(), updated_by = ${ctx.actor?.id ?? null} where id = ${rowId}`.execute(trx)
   const after = (await read(ctx, trx, rowId))!
   const hooks = hooksOf(ctx.hooks, ctx.entity).filter((h) => h.afterTransition)
-  for (const h of hooks) await h.afterTransition!({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, transition: action.name, rowId, before, after })
+  for (const h of hooks) await h.afterTransition!({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, transition: action.name, rowId, before, after, ...fromWrite(ctx, trx) })
   // What followed may have set more (a posting's number).
   return hooks.length > 0 ? (await read(ctx, trx, rowId))! : after
 }

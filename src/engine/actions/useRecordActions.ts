@@ -20,7 +20,7 @@ export function useRecordActions(entity: AnyEntity, row: Row, onDone?: (after: R
   const access = useAccess()
   const queryClient = useQueryClient()
   const [pending, setPending] = useState<ActionStep>(null)
-  const available = Object.values(entity.actions).filter((a) => access.can(a.permission) && (a.isAvailable?.(row) ?? true))
+  const available = Object.values(entity.actions).filter((a) => access.canDo(entity, a.name) && (a.isAvailable?.(row) ?? true))
 
   const run = useMutation({
     mutationFn: ({ action, input }: { action: EntityAction; input: Record<string, unknown> }) => runEntityAction(entity, row.id, action.name, input),

@@ -37,7 +37,8 @@ export function ComputedValues({ entity, names, serverNames, stored, control, la
           </dd>
         </div>
       ))}
-      {names.map((name) => (
+      {/* A flag of the clock (f.pastDue) reads the stored due time: a record not yet written has none. */}
+      {names.filter((name) => stored !== undefined || !entity.fields[name]!.pastDue).map((name) => (
         <div key={name} className="flex items-baseline justify-between gap-3">
           <dt className="text-sm text-slate-500 dark:text-slate-400">{t(labelKey(name))}</dt>
           <dd className="text-sm font-semibold text-slate-900 tabular-nums dark:text-slate-100" data-testid={`computed-${name}`}>

@@ -101,8 +101,9 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const isLocked = row !== null && !isEditableIn(entity, row)
   // The server decides; the form does not offer a save it would refuse.
   // An entity the server alone writes (the outbox) has no create/update route: its form only shows.
-  const canSave = access.can(entity.permissions[isNew ? 'CREATE' : 'UPDATE']) && entity.routes[isNew ? 'create' : 'update'] !== false && !isLocked
-  const canDelete = row !== null && access.can(entity.permissions.DELETE) && entity.routes.delete !== false && isDeletableRow(entity, row)
+  // By permission, or to their own rows by the entity's `own` (a customer opens a ticket).
+  const canSave = access.canDo(entity, isNew ? 'CREATE' : 'UPDATE') && entity.routes[isNew ? 'create' : 'update'] !== false && !isLocked
+  const canDelete = row !== null && access.canDo(entity, 'DELETE') && entity.routes.delete !== false && isDeletableRow(entity, row)
   const removal = useRecordDelete(entity, row, controller.allowLeaving, extension?.deleteWords?.done)
   const status = row && entity.workflow ? String(row[entity.workflow.field]) : null
   const one = t(`${entity.labelKey}.one`)

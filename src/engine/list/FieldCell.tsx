@@ -119,6 +119,17 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
       return <RefsCell field={field} names={Array.isArray(value) ? value.map(refName) : []} />
     case 'boolean': {
       const isOn = value === true
+      // A flag of the clock (overdue): said when it holds, in red; nothing to say otherwise.
+      if (field.pastDue) {
+        return isOn ? (
+          <span className="inline-flex items-center gap-1 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-950 dark:text-red-300">
+            <Icon name="warning" className="size-3.5" />
+            {t(field.label ?? 'list.true')}
+          </span>
+        ) : (
+          <span className="text-slate-300 dark:text-slate-600">—</span>
+        )
+      }
       return (
         <span className={isOn ? 'text-emerald-600 dark:text-emerald-400' : 'text-slate-400'} title={t(isOn ? 'list.true' : 'list.false')}>
           <Icon name={isOn ? 'check' : 'x'} className="inline size-5" />

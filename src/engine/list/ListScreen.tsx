@@ -228,11 +228,12 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
   const navigate = useNavigate()
   const controller = useListController(entity)
   const access = useAccess()
-  const canCreate = access.can(entity.permissions.CREATE) && entity.routes.create !== false
-  const canDelete = access.can(entity.permissions.DELETE) && entity.routes.delete !== false
+  // By permission, or to their own rows by the entity's `own` (the server lists them theirs alone).
+  const canCreate = access.canDo(entity, 'CREATE') && entity.routes.create !== false
+  const canDelete = access.canDo(entity, 'DELETE') && entity.routes.delete !== false
   const canBulkDelete = canDelete && entity.routes.delete_multiple !== false
-  const canOpen = access.can(entity.permissions.DETAILS) && entity.routes.read !== false
-  const hasActions = Object.values(entity.actions).some((a) => access.can(a.permission))
+  const canOpen = access.canDo(entity, 'DETAILS') && entity.routes.read !== false
+  const hasActions = Object.values(entity.actions).some((a) => access.canDo(entity, a.name))
   const linkColumn = linkColumnOf(entity)
   const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete, hasActions, linkColumn: canOpen ? linkColumn : undefined }), [entity, canBulkDelete, canDelete, hasActions, canOpen, linkColumn])
   const table = useTable({ features, columns, data: controller.rows as Row[] })

@@ -58,7 +58,9 @@ export function rememberListOrigin(entityName: string, listPath: string): void {
  * Where to return to an entity's list: `{ to, search }` for a Link or `navigate` — the list
  * view the user came from (a view of the entity, or its own list), as they left it.
  */
-export function listReturn(entity: Pick<AnyEntity, 'ui' | 'name' | 'views'>): { to: string; search: ListSearchParams } {
+export function listReturn(entity: Pick<AnyEntity, 'ui' | 'name' | 'views' | 'listView'>): { to: string; search: ListSearchParams } {
+  // A form at a view's own address (`route.form`: a department's ticket thread) is that view's: it returns there.
+  if (entity.listView?.ui.formPath !== undefined) return { to: entity.ui.listPath, search: rememberedListView(entity.ui.listPath) }
   const origin = origins.get(entity.name)
   const to = origin && (origin === entity.ui.listPath || Object.values(entity.views ?? {}).some((v) => v.ui.listPath === origin)) ? origin : entity.ui.listPath
   return { to, search: rememberedListView(to) }

@@ -10,6 +10,7 @@ import { togglePanel } from '../panels/panel-state'
 import type { Settings } from '../settings/settings'
 import { FontSizeMenu } from '../toolbar/FontSizeMenu'
 import { FullscreenToggle } from '../toolbar/FullscreenToggle'
+import { InboxButton } from '../toolbar/InboxButton'
 import { LanguageMenu } from '../toolbar/LanguageMenu'
 import { ModeToggle } from '../toolbar/ModeToggle'
 import { MoreMenu } from '../toolbar/MoreMenu'
@@ -87,6 +88,7 @@ export function Toolbar({
         <div className="contents sm:hidden">
           <MoreMenu />
         </div>
+        <InboxButton className={toolbarButtonClass} />
         <QuickPanelToggle className={toolbarButtonClass} />
         <div className="mx-1 h-6 w-px bg-th-border max-[359px]:hidden" aria-hidden="true" />
         <UserMenu />

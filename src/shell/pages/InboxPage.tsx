@@ -1,63 +1,139 @@
+import { Link } from '@tanstack/react-router'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { clearFeedbackHistory, useFeedbackHistory, type HistoryEntry } from '../../engine/ui/feedback-history'
-import { Icon, type IconName } from '../../engine/ui/icons'
-import { noticeText } from '../../engine/ui/Notifications'
+import { useEntities } from '../../engine/entities-context'
+import { errorText } from '../../engine/errors'
+import { Icon } from '../../engine/ui/icons'
+import { Spinner } from '../../engine/ui/PageSpinner'
 import { useFormat } from '../../i18n/useFormat'
+import type { Notification } from '../inbox/notifications-api'
+import { useInbox } from '../inbox/useInbox'
+import { useUnreadCount } from '../inbox/useUnreadCount'
 import { PageHeader } from './PageHeader'
 
-const iconOf: Record<HistoryEntry['kind'], IconName> = { success: 'check', error: 'warning', warning: 'warning', info: 'info' }
+const buttonClass =
+  'inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
 
-const toneOf: Record<HistoryEntry['kind'], string> = {
-  success: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300',
-  error: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300',
-  warning: 'bg-amber-100 text-amber-700 dark:bg-amber-950 dark:text-amber-300',
-  info: 'bg-sky-100 text-sky-700 dark:bg-sky-950 dark:text-sky-300',
-}
-
-/** `/apps/mail` (spec §2, Inbox): the messages of this session, newest first; clearable. */
+/**
+ * `/apps/mail` (spec §2, Inbox; issue 23): the caller's notifications from the server, newest
+ * first, the unread ones marked; narrowed to one kind; each opens the record it is about and
+ * is marked read as it does; "Mark all as read"; more on demand.
+ */
 export function InboxPage() {
   const { t } = useTranslation()
-  const format = useFormat()
-  const entries = useFeedbackHistory()
+  const filterId = useId()
+  const inbox = useInbox()
+  const unread = useUnreadCount()
+  const { pages, notifications } = inbox
   return (
     <div>
-      <PageHeader title={t('inbox.title')} subtitle={t('inbox.subtitle', { count: entries.length })}>
-        <button
-          type="button"
-          onClick={clearFeedbackHistory}
-          disabled={entries.length === 0}
-          className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
-        >
-          <Icon name="trash" className="size-4" />
-          {t('inbox.clear')}
+      <PageHeader title={t('inbox.title')} subtitle={unread ? t('inbox.unread', { count: unread }) : t('inbox.subtitle')}>
+        <button type="button" className={buttonClass} onClick={() => inbox.markAll.mutate()} disabled={!unread || inbox.markAll.isPending}>
+          <Icon name="check" className="size-4" />
+          {t('inbox.mark_all_read')}
         </button>
       </PageHeader>
-      {entries.length === 0 ? (
+      <div className="mb-4 flex items-center gap-2">
+        <label htmlFor={filterId} className="text-sm text-slate-600 dark:text-slate-400">
+          {t('inbox.kind_filter')}
+        </label>
+        <select
+          id={filterId}
+          value={inbox.kind}
+          onChange={(e) => inbox.setKind(e.target.value)}
+          className="min-w-0 rounded-md border border-slate-300 bg-white py-1.5 ps-2 pe-7 text-sm dark:border-slate-700 dark:bg-slate-900"
+        >
+          <option value="">{t('inbox.all_kinds')}</option>
+          {inbox.kinds.map((kind) => (
+            <option key={kind} value={kind}>
+              {t(`option.${kind}`, { defaultValue: kind })}
+            </option>
+          ))}
+        </select>
+      </div>
+      {!inbox.entity || pages.isError ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {pages.isError ? `${t('inbox.unavailable')} ${errorText(t, pages.error)}` : t('inbox.unavailable')}
+        </p>
+      ) : pages.isPending ? (
+        <div className="flex justify-center py-10 text-slate-500" role="status">
+          <Spinner className="size-6" />
+          <span className="sr-only">{t('common.loading')}</span>
+        </div>
+      ) : notifications.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-xl border border-slate-200 bg-white px-6 py-16 text-center dark:border-slate-800 dark:bg-slate-900">
           <div className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-400 dark:bg-slate-800">
             <Icon name="inbox" className="size-6" />
           </div>
-          <p className="font-medium">{t('inbox.empty')}</p>
-          <p className="max-w-md text-sm text-slate-500 dark:text-slate-400">{t('inbox.empty_text')}</p>
+          <p className="font-medium">{inbox.kind ? t('inbox.empty_kind') : t('inbox.empty')}</p>
+          {!inbox.kind && <p className="max-w-md text-sm text-slate-500 dark:text-slate-400">{t('inbox.empty_text')}</p>}
         </div>
       ) : (
-        <ol className="divide-y divide-slate-100 overflow-hidden rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900" aria-label={t('inbox.title')}>
-          {entries.map((entry) => (
-            <li key={entry.id} className="flex items-start gap-4 px-5 py-4" data-kind={entry.kind}>
-              <span className={`flex size-8 shrink-0 items-center justify-center rounded-full ${toneOf[entry.kind]}`}>
-                <Icon name={iconOf[entry.kind]} className="size-4" />
-                <span className="sr-only">{t(`inbox.kind.${entry.kind}`)}</span>
-              </span>
-              <div className="min-w-0 flex-1">
-                <p className="text-sm text-slate-900 dark:text-slate-100">{noticeText(t, entry)}</p>
-                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                  {t(`inbox.channel.${entry.channel}`)} · <time dateTime={new Date(entry.at).toISOString()}>{format.dateTime(new Date(entry.at).toISOString())}</time>
-                </p>
-              </div>
-            </li>
-          ))}
-        </ol>
+        <>
+          <ol className="divide-y divide-slate-100 overflow-hidden rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900" aria-label={t('inbox.title')}>
+            {notifications.map((n) => (
+              <NotificationRow key={n.id} notification={n} onOpen={() => !n.isRead && inbox.markOne.mutate(n.id)} onMarkRead={() => inbox.markOne.mutate(n.id)} />
+            ))}
+          </ol>
+          {pages.hasNextPage && (
+            <div className="mt-4 flex justify-center">
+              <button type="button" className={buttonClass} onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+                {pages.isFetchingNextPage && <Spinner className="size-4" />}
+                {t('inbox.load_more')}
+              </button>
+            </div>
+          )}
+        </>
       )}
     </div>
+  )
+}
+
+/**
+ * What a notification's words are said with, in a right-to-left sentence: each text (a
+ * subject, a product's name, a number) isolated, keeping its own direction and its place.
+ */
+const isolated = (params: Record<string, unknown>) => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? `\u2068${v}\u2069` : v]))
+
+/** One notification: what it says, its kind and when; a link to its record when it names one. */
+function NotificationRow({ notification: n, onOpen, onMarkRead }: { notification: Notification; onOpen: () => void; onMarkRead: () => void }) {
+  const { t, i18n } = useTranslation()
+  const format = useFormat()
+  const entities = useEntities()
+  const entity = n.entity ? entities.find((e) => e.name === n.entity) : undefined
+  const href = entity && n.recordId !== null ? `${entity.ui.formPath}/${n.recordId}` : undefined
+  const body = (
+    <>
+      <span className={`mt-1.5 size-2.5 shrink-0 rounded-full ${n.isRead ? 'bg-transparent' : 'bg-indigo-600 dark:bg-indigo-400'}`} aria-hidden="true" />
+      <span className="min-w-0 flex-1">
+        {!n.isRead && <span className="sr-only">{t('inbox.unread_marker')}: </span>}
+        <span className={`block text-sm break-words ${n.isRead ? 'text-slate-700 dark:text-slate-300' : 'font-semibold text-slate-900 dark:text-slate-100'}`}>{t(n.message, { ...(i18n.dir() === 'rtl' ? isolated(n.params) : n.params), defaultValue: n.message })}</span>
+        <span className="mt-1 block text-xs text-slate-500 dark:text-slate-400">
+          {n.kind && t(`option.${n.kind}`, { defaultValue: n.kind })}
+          {n.at && (
+            <>
+              {' · '}
+              <time dateTime={n.at}>{format.dateTime(n.at)}</time>
+            </>
+          )}
+        </span>
+      </span>
+    </>
+  )
+  return (
+    <li className={`flex items-start gap-2 ${n.isRead ? '' : 'bg-indigo-50/60 dark:bg-indigo-950/30'}`} data-unread={n.isRead ? undefined : 'true'}>
+      {href ? (
+        <Link to={href} onClick={onOpen} className="flex min-w-0 flex-1 items-start gap-3 px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:px-5 dark:hover:bg-slate-800">
+          {body}
+        </Link>
+      ) : (
+        <div className="flex min-w-0 flex-1 items-start gap-3 px-4 py-3 sm:px-5">{body}</div>
+      )}
+      {!n.isRead && (
+        <button type="button" onClick={onMarkRead} className="me-2 mt-2 shrink-0 rounded-md p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-700 sm:me-3 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-200" aria-label={t('inbox.mark_read')} title={t('inbox.mark_read')}>
+          <Icon name="check" className="size-4" />
+        </button>
+      )}
+    </li>
   )
 }

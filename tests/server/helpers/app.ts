@@ -125,12 +125,15 @@ export function describeEachDatabase(
 }
 
 /** A caller with a role holding exactly these permissions, signed in: their requests go through `call`. */
-export async function callerWith(t: TestApp, permissions: readonly string[]): Promise<(o: Parameters<TestApp['call']>[0]) => Promise<Reply>> {
+/** A caller as a new user whose role holds `permissions`; `id`: that user's. */
+export type Caller = ((o: Parameters<TestApp['call']>[0]) => Promise<Reply>) & { readonly id: number }
+
+export async function callerWith(t: TestApp, permissions: readonly string[]): Promise<Caller> {
   const roleName = `R${Math.floor(Math.random() * 1e9)}`
   const role = await sql<{ id: number }>`insert into role (name) values (${roleName}) returning id`.execute(t.db)
   await sql`insert into role_permissions (owner_id, target_id) select ${role.rows[0]!.id}, id from permission where name = any(${[...permissions]})`.execute(t.db)
   const id = await t.createUser({ email: `${roleName.toLowerCase()}@example.com` })
   await sql`update "user" set role = ${role.rows[0]!.id} where id = ${id}`.execute(t.db)
   const token = await signToken(JWT_SECRET, id)
-  return (o) => t.call({ ...o, headers: { authorization: `Bearer ${token}`, ...(o.headers as Record<string, string>) } })
+  return Object.assign((o: Parameters<TestApp['call']>[0]) => t.call({ ...o, headers: { authorization: `Bearer ${token}`, ...(o.headers as Record<string, string>) } }), { id })
 }

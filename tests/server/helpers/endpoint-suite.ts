@@ -14,7 +14,7 @@ const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Record<string, unk
 const expected = (entity: AnyEntity, input: Record<string, unknown>) => {
   const values = json(validateRecord(entity, input))
   for (const name of entity.fieldNames) if (entity.fields[name]!.isWriteOnly) delete values[name]
-  for (const name of entity.fieldNames) if (entity.fields[name]!.kind === 'file' && values[name] !== null) values[name] = expect.stringMatching(new RegExp(`^/media/${entity.name}/`))
+  for (const name of entity.fieldNames) if (entity.fields[name]!.kind === 'file' && values[name] !== null && values[name] !== undefined) values[name] = expect.stringMatching(new RegExp(`^/media/${entity.name}/`))
   return values
 }
 const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id)
@@ -200,7 +200,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
         const target = all.find((e) => e.name === field.ref!.target)!
         const targetId = refIds[target.name]
         // A reference to the entity itself (a parent menu item) is left empty by the sample; one the server sets is its rules'.
-        if (targetId === undefined) {
+        if (targetId === undefined || field.isReadOnly) {
           if (!field.isReadOnly) expect(listed[name], name).toEqual(field.kind === 'ref' ? null : [])
           continue
         }
@@ -347,7 +347,7 @@ export function endpointSuite(t: { readonly current: TestApp }, entity: AnyEntit
 
     it('refuses an unknown search parameter, or a value with a NUL character, with 400 {detail}', async () => {
       // A value worked out on read (a ledger's nature, a voucher's amount) is no filter either.
-      const virtual = entity.fieldNames.filter((n) => entity.fields[n]!.isVirtual && !entity.fields[n]!.isTransient).map((n) => `${n}=1`)
+      const virtual = entity.fieldNames.filter((n) => entity.fields[n]!.isVirtual && !entity.fields[n]!.isTransient && !entity.fields[n]!.pastDue).map((n) => `${n}=1`)
       const queries = ['no_such_field=1', ...virtual, ...entity.searchFields.map((n) => `${n}=a%00b`)]
       for (const query of queries) {
         const res = await t.current.call({ method: 'GET', url: `${base}/search/?${query}` })

@@ -43,7 +43,8 @@ const GENERIC: Record<GenericRoute, { methods: string[]; path: string; action: A
 function registryExpectations(entities: Registry, reports: readonly Report[]): Expectation[] {
   const out: Expectation[] = []
   for (const e of entities) for (const base of e.api.bases) {
-    const access = (action: Action): Access => (e.publicActions.includes(action) ? { kind: 'public' } : permission(e.permissions[action]))
+    // Actions on rows of one's own (EntityConfig.own) are open to every signed-in user: the engine narrows them to their rows.
+    const access = (action: Action): Access => (e.publicActions.includes(action) ? { kind: 'public' } : e.own?.actions.includes(action) ? { kind: 'signed-in' } : permission(e.permissions[action]))
     for (const [route, spec] of Object.entries(GENERIC) as Array<[GenericRoute, (typeof GENERIC)[GenericRoute]]>) {
       // Routes a module serves itself are in the bespoke table, with the module's paths.
       if (e.routes[route] !== 'generic' || e.api.except[base]?.includes(route)) continue
@@ -57,17 +58,17 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
     }
     for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${base}/${extra.path}/:value`, access: access('LIST') })
     // A record's history (its audit entries and its related rows'): the entity's DETAILS.
-    if (e.hasHistory) out.push({ method: 'GET', url: `${base}/history/:id`, access: access('DETAILS') })
+    if (e.hasHistory) out.push({ method: 'GET', url: `${base}/history/:id`, access: e.publicActions.includes('DETAILS') ? { kind: 'public' } : permission(e.permissions.DETAILS) })
     // A gallery's new order: the pictures' UPDATE.
     if (e.gallery) out.push({ method: 'POST', url: `${base}/reorder/`, access: permission(e.permissions.UPDATE) })
     // A document kept one row per line, whole, by one of its rows: the entity's DETAILS.
     if (e.rowsPerLine) out.push({ method: 'GET', url: `${base}/document/:id`, access: access('DETAILS') })
     // What a delete would do (its confirmation asks first): the entity's DELETE, as the delete itself.
     if (e.routes.delete !== false || e.routes.delete_multiple !== false) {
-      for (const path of ['delete_impact/:id', 'delete_impact/']) out.push({ method: 'GET', url: `${base}/${path}`, access: permission(e.permissions.DELETE) })
+      for (const path of ['delete_impact/:id', 'delete_impact/']) out.push({ method: 'GET', url: `${base}/${path}`, access: access('DELETE') })
     }
     for (const action of Object.values(e.actions)) {
-      for (const path of action.paths) out.push({ method: 'POST', url: `${base}/${path}/:id`, access: permission(action.permission) })
+      for (const path of action.paths) out.push({ method: 'POST', url: `${base}/${path}/:id`, access: e.own?.actions.includes(action.name) ? { kind: 'signed-in' } : permission(action.permission) })
     }
   }
   for (const r of reports) {
@@ -208,6 +209,17 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
           { method: 'GET', url: `${byName('cause').api.base}/get_all_content_and_image_by_cause_id/:id`, access: permission('CAUSE_DETAILS') },
           { method: 'GET', url: '/cause_content/api/v1/get_all_cause_content_by_cause_id/:id', access: permission('CAUSE_CONTENT_LIST') },
           { method: 'GET', url: '/cause_content_image/api/v1/get_all_cause_content_image_by_cause_id/:id', access: permission('CAUSE_CONTENT_IMAGE_LIST') },
+        ]
+      : []),
+    // A department's tickets (server/domain/tickets/routes.ts): as `all/` — anyone signed in, a customer narrowed to their own.
+    ...(entities.some((e) => e.name === 'ticket')
+      ? ['account', 'sales', 'support'].map((d) => ({ method: 'GET', url: `${byName('ticket').api.base}/ticket_of_${d}_department/`, access: { kind: 'signed-in' } as const }))
+      : []),
+    // The Inbox (server/domain/workspace/notifications.ts): anyone signed in, on their own notifications only.
+    ...(entities.some((e) => e.name === 'notification')
+      ? [
+          { method: 'GET', url: `${byName('notification').api.base}/unread_count/`, access: { kind: 'signed-in' } as const },
+          { method: 'POST', url: `${byName('notification').api.base}/mark_all_read/`, access: { kind: 'signed-in' } as const },
         ]
       : []),
   ]

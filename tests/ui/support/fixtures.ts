@@ -178,6 +178,10 @@ export const defaultHandlers = [
   }),
   userMenuAnswers(registryMenu()),
   quickPanelAnswers(Object.fromEntries(Object.values(registry).filter((e) => !e.isLine).map((e) => [e.listKey, 0]))),
+  // The quick panel's own notes (issue 23): none.
+  http.get(api(`${registry.note.api.base}/all/`), () => HttpResponse.json(envelope(registry.note.listKey, []))),
+  // The toolbar's Inbox badge (issue 23): nothing unread.
+  http.get(api(`${registry.notification.api.base}/unread_count/`), () => HttpResponse.json({ unread: 0 })),
   // The menu logout ends the session on the server too (issue 9).
   http.post(api('/api/auth/logout'), () => HttpResponse.json({ detail: 'You are signed out.' })),
 ]

@@ -66,6 +66,25 @@ describe('checkRegistry', () => {
     expect(b.ui.alsoAt).toEqual({ listPath: '/apps/widget-management/widgets', formPath: '/apps/widget-management/widgets' })
   })
 
+  it('reports a view’s form address that another screen has, or that is not a path', () => {
+    const a = widget()
+    const view = (name: string, form: string) => ({ route: { area: `${name}-management`, list: `${name}s`, form }, filter: { kind: 'a' }, nav: false as const })
+    const b = defineEntity({
+      name: 'gizmo',
+      listKey: 'gizmos',
+      module: 'test',
+      route: { area: 'gizmo-management', list: 'gizmos' },
+      fields: { name: f.text({ search: true }), kind: f.choice(['a', 'b']) },
+      views: { red: view('red', 'red-managements/gizmo-details'), blue: view('blue', 'red-managements/gizmo-details'), green: view('green', 'widget-management/widgets'), odd: view('odd', 'odd/../gizmo details'), own: view('own', 'own-management/owns') },
+    })
+    expect(b.views.red!.ui.formPath).toBe('/apps/red-managements/gizmo-details')
+    expect(checkRegistry([a, b]).map((p) => `${p.entity}: ${p.message}`)).toEqual([
+      "gizmo: duplicate form route of the view 'blue' '/apps/red-managements/gizmo-details' (also used by 'gizmo')",
+      "gizmo: duplicate form route of the view 'green' '/apps/widget-management/widgets' (also used by 'widget')",
+      "gizmo: view 'odd': its form address 'odd/../gizmo details' is not path segments of letters, digits, - and _ (`support-managements/ticket-details`)",
+    ])
+  })
+
   it('reports a duplicate entity name', () => {
     expect(checkRegistry([widget(), widget({ listKey: 'others', route: { area: 'x', list: 'y' } })]).map((p) => p.message)).toContain(
       "duplicate entity name 'widget' (also used by 'widget')",

@@ -46,12 +46,12 @@ describe('PUBLIC_READ', () => {
   })
 
   it('decides by what the registry says of an entity, not by its name', () => {
-    const note = (fields: Parameters<typeof defineEntity>[0]['fields'], confidential?: boolean) =>
-      defineEntity({ name: 'note', module: 'test', listKey: 'notes', route: { area: 'note-management', list: 'notes' }, fields, confidential })
-    expect(publicReadRefusal([...entities, note({ title: f.text() })], 'note')).toBeNull()
-    expect(publicReadRefusal([...entities, note({ title: f.text(), token: f.text({ personal: true }) })], 'note')).toBe("'note' holds personal data (its field 'token') and is never opened to anonymous reads")
-    expect(publicReadRefusal([...entities, note({ title: f.text(), contact: f.email() })], 'note')).toMatch(/its field 'contact'/)
-    expect(publicReadRefusal([...entities, note({ title: f.text() }, true)], 'note')).toMatch(/confidential records/)
+    const remark = (fields: Parameters<typeof defineEntity>[0]['fields'], confidential?: boolean) =>
+      defineEntity({ name: 'remark', module: 'test', listKey: 'remarks', route: { area: 'remark-management', list: 'remarks' }, fields, confidential })
+    expect(publicReadRefusal([...entities, remark({ title: f.text() })], 'remark')).toBeNull()
+    expect(publicReadRefusal([...entities, remark({ title: f.text(), token: f.text({ personal: true }) })], 'remark')).toBe("'remark' holds personal data (its field 'token') and is never opened to anonymous reads")
+    expect(publicReadRefusal([...entities, remark({ title: f.text(), contact: f.email() })], 'remark')).toMatch(/its field 'contact'/)
+    expect(publicReadRefusal([...entities, remark({ title: f.text() }, true)], 'remark')).toMatch(/confidential records/)
   })
 
   it('refuses an entity with a row scope: an anonymous reader would pass it by', () => {

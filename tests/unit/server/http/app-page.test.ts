@@ -65,6 +65,8 @@ describe('the page of an address', () => {
     expect(page.planFor(`${form}/12/Barura`).get[2]).toBe('/thana/api/v1/thana/12')
     expect(page.planFor(`${form}/12/Barura`).modules).toContain('/assets/FormScreen.js')
     expect(page.planFor(`${form}/new`).get).toHaveLength(2)
+    // A view's own form address (a department's ticket threads) starts the same record.
+    expect(page.planFor('/apps/support-managements/ticket-details/7').get[2]).toBe('/ticket/api/v1/ticket/7')
   })
 
   it('gives the login page its screen and nothing signed-in; an unknown address nothing but the site’s settings', () => {
