@@ -572,7 +572,7 @@ function viewProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: En
   if (Object.keys(view.filter).length === 0) say('it filters nothing: a view lists some of the rows')
   for (const [name, value] of Object.entries(view.filter)) {
     const field = e.fields[name]
-    if (!field || !isFilterable(field) || field.isVirtual) say(`it filters by '${name}', which is not a stored field a list can be filtered by`)
+    if (!field || !isFilterable(field) || (field.isVirtual && !field.pastDue)) say(`it filters by '${name}', which is not a stored field a list can be filtered by`)
     else if (field.options && [value].flat().some((v) => !field.options!.includes(String(v)))) say(`it filters '${name}' by a value that is not one of its choices (${field.options.join(', ')})`)
     else if (field.kind === 'ref' && !byName.has(field.ref!.target)) say(`it filters by '${name}', whose target is unknown`)
   }

@@ -193,6 +193,7 @@ export function viewFilters(entity: Entity<string, Fields>, raw: unknown): Filte
   return Object.entries(view.filter).map(([field, value]): Filter => {
     if (Array.isArray(value)) return { field, op: 'in', values: value }
     if (entity.fields[field]?.kind === 'ref' && typeof value === 'string') return { field, op: 'label', value }
+    if (entity.fields[field]?.pastDue) return { field, op: 'past_due', value: value === true }
     return { field, op: 'equals', value: value as string | number | boolean }
   })
 }

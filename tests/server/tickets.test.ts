@@ -250,6 +250,22 @@ describeEachDatabase('tickets', (t) => {
       expect((await overdue()).total_elements).toBe(0)
     })
 
+    it('surfaces open and overdue tickets on the dashboard, each in the caller’s scope, opening the views that list them', async () => {
+      const widgets = async (as: Caller | typeof call) => ok(await as({ method: 'GET', url: '/dashboard/api/v1/widgets/?dashboard=project' })).widgets
+      const overdueNow = Number((await sql<{ n: number }>`select count(*)::int as n from ticket where due_at < now() and status <> 'closed'`.execute(t.current.db)).rows[0]!.n)
+      const openNow = Number((await sql<{ n: number }>`select count(*)::int as n from ticket where status in ('open', 'processing')`.execute(t.current.db)).rows[0]!.n)
+      const all = await widgets(call)
+      expect(all.open_tickets).toEqual({ count: openNow, amount: null })
+      expect(all.overdue_tickets).toEqual({ count: overdueNow, amount: null })
+      expect(all.overdue_ticket_list.rows.length).toBe(Math.min(overdueNow, 10))
+      expect(ok(await call({ method: 'GET', url: `${tickets}/all/?view=overdue&size=100` })).total_elements).toBe(overdueNow)
+      expect(ok(await call({ method: 'GET', url: `${tickets}/all/?view=open&size=100` })).total_elements).toBe(openNow)
+      // A department's staff count their department's alone; a customer has no desk figures.
+      const sales = Number((await sql<{ n: number }>`select count(*)::int as n from ticket t join ticket_department d on d.id = t.ticket_department where d.name = 'sales' and t.status in ('open', 'processing')`.execute(t.current.db)).rows[0]!.n)
+      expect((await widgets(salesStaff)).open_tickets).toEqual({ count: sales, amount: null })
+      expect(Object.keys(await widgets(customer))).not.toContain('open_tickets')
+    })
+
     it('a ticket’s delete takes its thread', async () => {
       const gone = await open(customer, { subject: 'Duplicate' })
       ok(await call({ method: 'DELETE', url: `${tickets}/delete/${gone.id}` }))

@@ -272,9 +272,9 @@ describe('a department’s list (a view with its own form address)', () => {
     const { user, router } = await renderApp('/apps/support-management/supports')
     expect(await screen.findByRole('heading', { level: 1, name: 'Supports' })).toBeInTheDocument()
     await waitFor(() => expect(asked.at(-1)?.get('view')).toBe('support'))
-    // The overdue flag is a column of the list.
+    // The overdue flag is a column of the list, said in red when it holds.
     const row = screen.getByRole('link', { name: 'TK2026000005' }).closest('tr')!
-    expect(within(row).getByText('Yes')).toBeInTheDocument()
+    expect(within(row).getByText('Overdue').className).toMatch(/text-red-/)
 
     const link = screen.getByRole('link', { name: 'TK2026000005' })
     expect(link.getAttribute('href')).toMatch(/^\/apps\/support-managements\/ticket-details\/5\//)

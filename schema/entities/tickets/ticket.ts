@@ -91,6 +91,7 @@ export const ticket = defineEntity({
     sales: { route: { area: 'sale-management', list: 'sales', form: 'sale-managements/ticket-details' }, filter: { ticket_department: 'sales' }, columns: DEPARTMENT_COLUMNS, nav: { group: 'support-ticket', icon: 'point_of_sale', order: 2 } },
     accounts: { route: { area: 'acccount-management', list: 'accounts', form: 'account-managements/ticket-details' }, filter: { ticket_department: 'accounts' }, columns: DEPARTMENT_COLUMNS, nav: { group: 'support-ticket', icon: 'account_balance', order: 3 } },
     open: { route: { area: 'ticket-management', list: 'tickets/open' }, filter: { status: ['open', 'processing'] }, nav: false },
+    overdue: { route: { area: 'ticket-management', list: 'tickets/overdue' }, filter: { is_overdue: true }, nav: false },
   },
   history: true,
   extraRoutes: [{ kind: 'listBy', path: 'get_all_by_user_id', field: 'user' }],

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { PRIORITY_HOURS, TICKET_DEPARTMENTS, TICKET_PRIORITIES, TICKET_STATUSES } from '../../../schema/entities/tickets/ticket-lookups'
 import type { DomainModule } from '../../engine/modules'
 import { registerTicketRoutes } from './routes'
+import { ticketWidgets } from './widgets'
 import { ticketHooks } from './ticket-rules'
 import { assignHandler, detailHooks, reopenHandler, ticketTransitionHooks } from './thread'
 
@@ -18,6 +19,7 @@ export function ticketsModule(): DomainModule {
     name: 'tickets',
     hooks: { ticket: { ...ticketHooks, ...ticketTransitionHooks }, ticket_detail: detailHooks },
     actions: { ticket: { assign: assignHandler, reopen: reopenHandler } },
+    widgets: ticketWidgets,
     routes: registerTicketRoutes,
     async onStart({ db, registry }) {
       if (!registry.some((e) => e.name === 'ticket')) return
