@@ -98,7 +98,8 @@ export async function impactOf(db: Executor, registry: Registry, entity: Entity<
   })
   const r = await sql<{ i: number; n: string | number }>`${sql.join(counts, sql` union all `)}`.execute(db)
   const items: ImpactItem[] = []
-  for (const row of r.rows) {
+  // A union's rows come in no set order: in the registry's, as the references were listed.
+  for (const row of [...r.rows].sort((a, b) => Number(a.i) - Number(b.i))) {
     const n = Number(row.n)
     const ref = references[row.i]!
     if (n > 0) items.push({ entity: ref.shownAs.name, field: ref.field, count: n, effect: ref.effect })
