@@ -130,8 +130,8 @@ describe('registering', () => {
     await expect.poll(() => page.getByTestId('dashboard-welcome').isVisible()).toBe(true)
     await expect.poll(() => page.getByTestId('dashboard-welcome').getByRole('heading', { level: 1 }).textContent()).toMatch(/Nadia/)
     await expect.poll(() => page.getByTestId('user-role').textContent()).toBe('User')
-    // USER has no role menu: no back-office item in the navigation, only their welcome page and their profile.
-    expect(await navigationTargets(page)).toEqual(['/apps/dashboards/project'])
+    // USER has no role menu: no back-office item in the navigation, only their welcome page, their own tickets and their profile.
+    expect(await navigationTargets(page)).toEqual(['/apps/dashboards/project', '/apps/ticket-management/tickets'])
     expect(await navigation(page).getByRole('link', { name: 'My Profile' }).getAttribute('href')).toBe('/pages/profile')
     expect(await page.locator('[data-testid^="count-"]').count()).toBe(0)
 

@@ -123,6 +123,20 @@ describe('a support ticket in the browser', () => {
     await staff.reload()
     await expect.poll(() => staff.getByText(/Status changed from Closed to Open/).count()).toBeGreaterThan(0)
     await staff.screenshot({ path: join(shotsDir, 'ticket-reopened.png'), fullPage: true })
+
+    // The customer's reply is in the staff's Inbox; it opens the ticket.
+    await staff.goto(`${server.url}/apps/mail`)
+    const notice = staff.getByRole('list', { name: 'Inbox' }).getByText(/The customer replied on ticket TK\d+: The tea tin arrived dented/).first()
+    await expect.poll(() => notice.isVisible()).toBe(true)
+    await staff.screenshot({ path: join(shotsDir, 'inbox.png'), fullPage: true })
+    // The quick panel: today's figures the staff may see, the unread, their notes.
+    await staff.getByRole('button', { name: 'Quick panel' }).click()
+    await staff.waitForTimeout(1500)
+    await staff.screenshot({ path: join(shotsDir, 'quick-panel.png') })
+    await expect.poll(() => staff.getByRole('link', { name: /Open tickets/i }).first().isVisible()).toBe(true)
+    await staff.keyboard.press('Escape')
+    await notice.click()
+    await staff.waitForURL((url) => url.pathname.includes(`/${ticketId}`))
   })
 
   it('fits light and dark, English and Arabic, a desktop and a phone', async () => {
@@ -131,10 +145,11 @@ describe('a support ticket in the browser', () => {
       for (const [name, path] of [
         ['thread', `/apps/support-managements/ticket-details/${ticketId}`],
         ['supports', '/apps/support-management/supports'],
+        ['inbox', '/apps/mail'],
       ] as const) {
         await look.goto(`${server.url}${path}`)
         await look.waitForLoadState('networkidle')
-        await look.locator(name === 'thread' ? '[data-testid="ticket-facts"]' : 'table').first().waitFor()
+        await look.locator(name === 'thread' ? '[data-testid="ticket-facts"]' : name === 'inbox' ? 'main ol' : 'table').first().waitFor()
         expect(await overflowOf(look), `${name} ${width} ${language} ${mode}`).toBeLessThanOrEqual(0)
         await look.screenshot({ path: join(shotsDir, `${name}-${width}-${language}-${mode}.png`), fullPage: true })
       }
