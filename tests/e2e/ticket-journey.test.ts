@@ -99,6 +99,9 @@ describe('a support ticket in the browser', () => {
     // Answered: processing, with the move as a line of the thread.
     await expect.poll(() => statusOf(staff)).toContain('Processing')
     await expect.poll(() => staff.getByText(/Status changed from Open to Processing/).count()).toBeGreaterThan(0)
+    // Staff take it: the assignee's picker lists the employees, and the thread says who has it.
+    await choose(staff, 'Assignee', 'staff', /staff/)
+    await expect.poll(() => staff.getByText(/Assigned to staff by staff@example\.com/).count()).toBeGreaterThan(0)
     await staff.screenshot({ path: join(shotsDir, 'ticket-answered.png'), fullPage: true })
     const mailed = await fromMail(server.dataDir, (m) => (m.includes('A new tin is on its way today.') ? m : undefined))
     expect(mailed).toContain('user@example.com')

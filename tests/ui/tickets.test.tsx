@@ -95,7 +95,7 @@ function serveTicket({ ticketRow = storedTicket(), thread = storedThread() }: { 
       return HttpResponse.json(state.ticket)
     }),
     // The assignee's picker asks for its first page of users.
-    http.get(api(`${registry.user.api.base}/all/`), () => HttpResponse.json(envelope('users', [{ id: 9, username: 'sam', email: 'sam@example.com', first_name: 'Sam', last_name: 'Staff' }]))),
+    http.get(api(`${registry.employee.api.base}/all/`), () => HttpResponse.json(envelope('employees', [{ id: 9, username: 'sam', email: 'sam@example.com', first_name: 'Sam', last_name: 'Staff' }]))),
   )
   return state
 }

@@ -42,7 +42,8 @@ export const ticket = defineEntity({
     status: f.choice(TICKET_STATUSES, { default: 'open' }),
     ticket_status: f.ref('ticket_status', { readOnly: true, hideInList: true }),
     ticket_type: f.text({ max: 200, hideInList: true, label: 'field.ticket_type' }),
-    assignee: f.ref('user', { readOnly: true }),
+    // A member of staff (an employee) who answers it: staff pick among employees, whom they may list.
+    assignee: f.ref('employee', { readOnly: true }),
     // The first message and its attachment, written as the thread's first line; the requester's name and address for the acknowledgement.
     message: f.html({ transient: true, label: 'field.message' }),
     file: f.file({ transient: true, label: 'field.attachment', accept: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'] }),
@@ -75,7 +76,7 @@ export const ticket = defineEntity({
   },
   actions: {
     // Given to a member of staff (or taken back: no assignee); the thread says so.
-    assign: { input: { assignee: f.ref('user', { label: 'field.assignee' }) } },
+    assign: { input: { assignee: f.ref('employee', { label: 'field.assignee' }) } },
   },
   // A customer opens theirs and reads them; everything else is staff's.
   own: { field: 'user', actions: ['LIST', 'DETAILS', 'CREATE'] },
@@ -125,8 +126,8 @@ export const ticketDetail = defineEntity({
     is_internal: f.boolean({ default: false, label: 'field.internal_note' }),
     status_before: f.text({ max: 20, readOnly: true, hideInList: true }),
     status_after: f.text({ max: 20, readOnly: true, hideInList: true }),
-    assignee_before: f.ref('user', { readOnly: true, hideInList: true }),
-    assignee_after: f.ref('user', { readOnly: true, hideInList: true }),
+    assignee_before: f.ref('employee', { readOnly: true, hideInList: true }),
+    assignee_after: f.ref('employee', { readOnly: true, hideInList: true }),
   },
   listColumns: ['ticket', 'kind', 'admin', 'customer', 'message', 'is_internal'],
   filters: ['ticket', 'kind', 'is_internal'],

@@ -7,11 +7,11 @@ import { languageOf, type Language } from '../../i18n'
 
 const rolePermissions = joinTableName('role', 'permissions')
 
-/** Whether the user is staff who answer tickets: an admin, or a role that lists them. */
+/** Whether the user is staff who answer tickets: an active employee who is an admin or whose role lists them. */
 export async function isTicketStaff(db: Executor, userId: number): Promise<boolean> {
   const found = await sql<{ ok: boolean }>`
     select (u.is_admin or exists (select 1 from ${sql.id(rolePermissions)} rp join permission p on p.id = rp.target_id where rp.owner_id = u.role and p.name = 'TICKET_LIST')) as ok
-    from "user" u where u.id = ${userId} and u.is_active`.execute(db)
+    from "user" u join employee e on e.id = u.id where u.id = ${userId} and u.is_active`.execute(db)
   return found.rows[0]?.ok === true
 }
 
