@@ -70,6 +70,7 @@ import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
 import { trialBalance } from './reports/trial-balance'
+import { paymentReport, paymentSummaryReport, receiptReport, receiptSummaryReport } from './reports/voucher-reports'
 import { dashboardWidgets } from './dashboards'
 import type { Widget } from './kit/widget'
 
@@ -189,6 +190,10 @@ export const reportRegistry = {
   change_log: changeLog,
   ledger_report: ledgerReport,
   trial_balance: trialBalance,
+  payment_report: paymentReport,
+  payment_summary_report: paymentSummaryReport,
+  receipt_report: receiptReport,
+  receipt_summary_report: receiptSummaryReport,
 } as const
 
 export const reports: readonly Report[] = Object.values(reportRegistry)

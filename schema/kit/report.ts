@@ -28,6 +28,12 @@ export type ReportConfig<N extends string, P extends Fields, C extends Fields> =
   rules?: readonly Rule[]
   /** Permission prefix; default the name upper-cased: `LEDGER_REPORT_VIEW`. */
   permission?: string
+  /**
+   * The original's route of the same rows (api-contract §6), served with the report's
+   * parameters and permission: its rows under `key` with the paging keys — or, with `map`,
+   * an object of one column's value by another's (`{payment_voucher_summary: {<sub-ledger>: total}}`).
+   */
+  contract?: { readonly path: string; readonly key: string; readonly map?: { readonly key: string; readonly value: string } }
 }
 
 export interface Report<N extends string = string, P extends Fields = Fields, C extends Fields = Fields> {
@@ -48,6 +54,8 @@ export interface Report<N extends string = string, P extends Fields = Fields, C 
   readonly labelKey: string
   readonly fieldLabelKey: (field: string) => string
   readonly api: { readonly base: string }
+  /** See ReportConfig.contract. */
+  readonly contract?: ReportConfig<string, Fields, Fields>['contract']
   readonly ui: { readonly path: string }
 }
 
@@ -72,6 +80,7 @@ export function defineReport<const N extends string, const P extends Fields, con
     labelKey: `report.${config.name}`,
     fieldLabelKey: (field) => all[field]?.label ?? `field.${field}`,
     api: { base: `/api/reports/${config.name}` },
+    contract: config.contract,
     ui: { path: `${REPORT_AREA}/${config.route}` },
   }
 }

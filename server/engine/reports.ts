@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
 import type { Report } from '../../schema/kit'
 import type { ControlledTransaction } from 'kysely'
@@ -90,7 +90,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: { db: Db; regis
       return sourceOf(await run({ db: deps.db, params, actor, registry: deps.registry, page }))
     }
 
-    app.get<{ Querystring: Values }>(`${report.api.base}/`, { config }, async (request) => {
+    const answer = async (request: FastifyRequest<{ Querystring: Values }>) => {
       const { query, extra, summary: known } = await prepare(request.query, request.principal ?? null, report.isPaged ? pageOf(request.query) : undefined)
       const totals = report.totals.map((c) => sql`coalesce(sum(r.${id(c)}), 0)::text as ${id(c)}`)
       const summary = known
@@ -104,7 +104,18 @@ export function registerReportRoutes(app: FastifyInstance, deps: { db: Db; regis
       const rows = await sql<Record<string, unknown>>`select * from (${query}) r ${orderOf(report)} ${limit}`.execute(deps.db)
       const { __count: _, ...sums } = summary.rows[0] ?? {}
       return { rows: rows.rows, page, size, total_pages: totalPages, total_elements: total, totals: sums, ...extra }
-    })
+    }
+    app.get<{ Querystring: Values }>(`${report.api.base}/`, { config }, answer)
+
+    // The contract's route of the same rows (`contract` of the report): its key, or a map of one column's value by another's.
+    const contract = report.contract
+    if (contract) {
+      app.get<{ Querystring: Values }>(contract.path, { config }, async (request) => {
+        const { rows, totals: _totals, ...paging } = await answer(request)
+        const listed = contract.map ? Object.fromEntries(rows.map((r) => [String(r[contract.map!.key] ?? ''), r[contract.map!.value]])) : rows
+        return { [contract.key]: listed, ...paging }
+      })
+    }
 
     app.get<{ Querystring: Values }>(`${report.api.base}/csv`, { config }, async (request, reply) => {
       const { query } = await prepare(request.query, request.principal ?? null)

@@ -393,6 +393,14 @@ describeEachDatabase(
         expect(Object.keys(reversed.body)).toEqual(['date_before'])
       })
 
+      it('answers at the contract’s route of the report: its rows under its key, paged, with its parameters and permission', async () => {
+        const every = (await t.current.call({ method: 'GET', url: `${gadgetSales.api.base}/?size=100` })).body
+        const res = await t.current.call({ method: 'GET', url: `${gadgetSales.contract!.path}?page=1&size=2` })
+        expect(res.status, res.raw).toBe(200)
+        expect(res.body).toEqual({ gadget_sales: every.rows.slice(0, 2), page: 1, size: 2, total_pages: Math.max(1, Math.ceil(every.total_elements / 2)), total_elements: every.total_elements })
+        expect((await t.current.call({ method: 'GET', url: `${gadgetSales.contract!.path}?status=lost` })).status).toBe(400)
+      })
+
       it('streams every row as CSV with the column labels in the request\'s language', async () => {
         const every = (await t.current.call({ method: 'GET', url: `${gadgetSales.api.base}/?size=100` })).body
         const res = await t.current.app.inject({ method: 'GET', url: `${gadgetSales.api.base}/csv`, headers: { authorization: `Bearer ${await t.current.token()}`, 'accept-language': 'en' } })

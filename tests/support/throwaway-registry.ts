@@ -254,6 +254,8 @@ export const gadgetSales = defineReport({
   name: 'gadget_sales',
   module: 'test',
   route: 'gadget-sales',
+  // The original's route of the same rows, and of the amounts by gadget.
+  contract: { path: '/gadget_report/api/v1/gadget_report/sales/', key: 'gadget_sales' },
   params: {
     status: f.choice(['draft', 'confirmed', 'cancelled'], { label: 'field.type' }),
     date_after: f.date({ label: 'field.emp_join_date' }),

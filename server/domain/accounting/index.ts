@@ -1,3 +1,4 @@
+import { PAYMENT, RECEIPT, voucherLines, voucherSummary } from './voucher-reports'
 import { sql } from 'kysely'
 import { entities } from '../../../schema'
 import type { HookRegistry } from '../../engine/hooks'
@@ -36,7 +37,14 @@ export function accountingModule(): DomainModule {
     ledger: generalLedger,
     postings: voucherPostings,
     // The general ledger's reports and routes (the posting service, posting.ts, is called by vouchers).
-    reports: { ledger_report: ledgerReportRows, trial_balance: trialBalanceRows },
+    reports: {
+      ledger_report: ledgerReportRows,
+      trial_balance: trialBalanceRows,
+      payment_report: voucherLines(PAYMENT),
+      payment_summary_report: voucherSummary(PAYMENT),
+      receipt_report: voucherLines(RECEIPT),
+      receipt_summary_report: voucherSummary(RECEIPT),
+    },
     routes(app, deps) {
       engineHooks = deps.hooks
       registerAccountLogRoutes(app, deps)

@@ -73,6 +73,8 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
   }
   for (const r of reports) {
     out.push({ method: 'GET', url: `${r.api.base}/`, access: permission(r.permission) }, { method: 'GET', url: `${r.api.base}/csv`, access: permission(r.permission) })
+    // The contract's route of the same rows.
+    if (r.contract) out.push({ method: 'GET', url: r.contract.path, access: permission(r.permission) })
   }
   return out
 }
