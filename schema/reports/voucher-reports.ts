@@ -36,56 +36,43 @@ const summaryColumns = {
 
 const period = [rules.notAfter('date_after', 'date_before', 'validation.date_order')]
 
-export const paymentReport = defineReport({
-  name: 'payment_report',
-  contract: { path: '/account_report/api/v1/account_report/report_for_payment_voucher/', key: 'payment_vouchers' },
-  module: 'accounting',
-  route: 'payment-reports',
-  params: filters,
-  columns: lineColumns,
-  totals: ['amount'],
-  ordering: ['voucher_date', 'invoice_no', '-amount', 'ledger'],
-  rules: period,
-  nav: { group: 'reports', icon: 'payments', order: 30 },
-})
+const CONTRACT = '/account_report/api/v1/account_report'
 
-export const paymentSummaryReport = defineReport({
-  name: 'payment_summary_report',
-  contract: { path: '/account_report/api/v1/account_report/summary_for_payment_voucher/', key: 'payment_voucher_summary', map: { key: 'sub_ledger', value: 'amount' } },
-  module: 'accounting',
-  route: 'payment-summary-reports',
-  paged: false,
-  params: filters,
-  columns: summaryColumns,
-  totals: ['vouchers', 'amount'],
-  ordering: ['sub_ledger'],
-  rules: period,
-  nav: { group: 'reports', icon: 'payments', order: 31 },
-})
+/** A kind's report of its party lines and its summary per sub-ledger, each also at the contract's route. */
+function reportsOf<const K extends 'payment' | 'receipt'>(kind: K, icon: 'payments' | 'receipt', order: number) {
+  return {
+    lines: defineReport({
+      name: `${kind}_report`,
+      module: 'accounting',
+      route: `${kind}-reports`,
+      contract: { path: `${CONTRACT}/report_for_${kind}_voucher/`, key: `${kind}_vouchers` },
+      params: filters,
+      columns: lineColumns,
+      totals: ['amount'],
+      ordering: ['voucher_date', 'invoice_no', '-amount', 'ledger'],
+      rules: period,
+      nav: { group: 'reports', icon, order },
+    }),
+    summary: defineReport({
+      name: `${kind}_summary_report`,
+      module: 'accounting',
+      route: `${kind}-summary-reports`,
+      contract: { path: `${CONTRACT}/summary_for_${kind}_voucher/`, key: `${kind}_voucher_summary`, map: { key: 'sub_ledger', value: 'amount' } },
+      paged: false,
+      params: filters,
+      columns: summaryColumns,
+      totals: ['vouchers', 'amount'],
+      ordering: ['sub_ledger'],
+      rules: period,
+      nav: { group: 'reports', icon, order: order + 1 },
+    }),
+  }
+}
 
-export const receiptReport = defineReport({
-  name: 'receipt_report',
-  contract: { path: '/account_report/api/v1/account_report/report_for_receipt_voucher/', key: 'receipt_vouchers' },
-  module: 'accounting',
-  route: 'receipt-reports',
-  params: filters,
-  columns: lineColumns,
-  totals: ['amount'],
-  ordering: ['voucher_date', 'invoice_no', '-amount', 'ledger'],
-  rules: period,
-  nav: { group: 'reports', icon: 'receipt', order: 32 },
-})
+const payments = reportsOf('payment', 'payments', 30)
+const receipts = reportsOf('receipt', 'receipt', 32)
 
-export const receiptSummaryReport = defineReport({
-  name: 'receipt_summary_report',
-  contract: { path: '/account_report/api/v1/account_report/summary_for_receipt_voucher/', key: 'receipt_voucher_summary', map: { key: 'sub_ledger', value: 'amount' } },
-  module: 'accounting',
-  route: 'receipt-summary-reports',
-  paged: false,
-  params: filters,
-  columns: summaryColumns,
-  totals: ['vouchers', 'amount'],
-  ordering: ['sub_ledger'],
-  rules: period,
-  nav: { group: 'reports', icon: 'receipt', order: 33 },
-})
+export const paymentReport = payments.lines
+export const paymentSummaryReport = payments.summary
+export const receiptReport = receipts.lines
+export const receiptSummaryReport = receipts.summary
