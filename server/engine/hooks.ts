@@ -51,8 +51,12 @@ export interface EntityHooks {
    * of one's own asks for); empty on delete and for the rows the engine writes itself.
    */
   readonly beforeWrite?: (ctx: HookContext & { values: Values | null; input: Values }) => Promise<void> | void
-  /** After the row, its links and its audit entry are written; `after` is null on delete. */
-  readonly afterWrite?: (ctx: HookContext & { rowId: number; after: Row | null }) => Promise<void> | void
+  /**
+   * After the row, its links and its audit entry are written; `after` is null on delete.
+   * `values`: what the write judged and stored, with the input-only (transient) values a
+   * client sent — a ticket's first message, kept as its thread's first line; empty on delete.
+   */
+  readonly afterWrite?: (ctx: HookContext & { rowId: number; after: Row | null; values: Values }) => Promise<void> | void
   /**
    * After rows are read for a caller (a record, or a page of a list): may add to each row
    * what the registry cannot compute (a balance from the ledger). `shape` tells which.

@@ -34,14 +34,17 @@ export type StockMovesArgs = { trx: Trx; registry: Registry; hooks: HookRegistry
 export type StockMovesOf = (args: StockMovesArgs) => Promise<readonly StockMovement[]> | readonly StockMovement[]
 
 /** Where the stock is kept, by the module that keeps it. */
+/** The app's registry and hooks, for the writes that follow a movement (a notice of low stock). */
+export type Engine = { registry: Registry; hooks: HookRegistry | undefined }
+
 export interface StockKeeper {
   /**
    * Moves the document's stock (it is `type` the entity's name, `id` its row); a refusal throws
    * and writes nothing. Answers, for each movement, the unit cost it moved at (null: nothing moved).
    */
-  move(trx: Trx, entry: { type: string; id: number; number: string; date: string; movements: readonly StockMovement[]; actor: Actor | null }): Promise<ReadonlyArray<string | null>>
+  move(trx: Trx, entry: { type: string; id: number; number: string; date: string; movements: readonly StockMovement[]; actor: Actor | null } & Engine): Promise<ReadonlyArray<string | null>>
   /** Undoes what stands of the document (nothing standing: nothing to do); refused while its goods are gone. */
-  reverse(trx: Trx, entry: { type: string; id: number; date: string; actor: Actor | null }): Promise<void>
+  reverse(trx: Trx, entry: { type: string; id: number; date: string; actor: Actor | null } & Engine): Promise<void>
   /** What stands of the document, as movements of whole units (empty: nothing). */
   standing(trx: Trx, entry: { type: string; id: number }): Promise<readonly StockMovement[]>
 }
@@ -82,9 +85,9 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
     const isCount = movements.some((m) => m.counted !== undefined)
     if (standing.length > 0 && !isCount && comparable(standing) === comparable(movements)) return
     const date = at ?? numberDayOf(record, spec.date)
-    if (standing.length > 0) await stock!.reverse(trx, { type: entity.name, id, date, actor: ctx.actor })
+    if (standing.length > 0) await stock!.reverse(trx, { type: entity.name, id, date, actor: ctx.actor, registry: ctx.registry, hooks: deps.hooks() })
     if (movements.length === 0) return
-    const costs = await stock!.move(trx, { type: entity.name, id, number, date, movements, actor: ctx.actor })
+    const costs = await stock!.move(trx, { type: entity.name, id, number, date, movements, actor: ctx.actor, registry: ctx.registry, hooks: deps.hooks() })
     if (!costLine) return
     for (const [i, m] of movements.entries()) {
       if (m.line !== undefined && costs[i] !== null && costs[i] !== undefined) {
@@ -106,9 +109,9 @@ export function stockMover(entity: Entity<string, Fields>, deps: Deps) {
     await sync(trx, ctx, id, record, utcDay())
   }
 
-  async function reverse(trx: Trx, ctx: Pick<HookContext, 'actor'>, id: number, record: Row | null): Promise<void> {
+  async function reverse(trx: Trx, ctx: Pick<HookContext, 'registry' | 'actor'>, id: number, record: Row | null): Promise<void> {
     if ((await stock!.standing(trx, { type: entity.name, id })).length === 0) return
-    await stock!.reverse(trx, { type: entity.name, id, date: numberDayOf(record ?? {}, undefined), actor: ctx.actor })
+    await stock!.reverse(trx, { type: entity.name, id, date: numberDayOf(record ?? {}, undefined), actor: ctx.actor, registry: ctx.registry, hooks: deps.hooks() })
   }
 
   return { sync, resyncInState, reverse, movesOnCreate: spec.on === 'create' }

@@ -1,7 +1,8 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import { PURCHASE_STATUSES } from '../../../schema/entities/inventory/purchase-status'
 import type { Executor, Trx } from '../../db/types'
-import type { DomainModule, ModuleDeps } from '../../engine/modules'
+import type { DomainModule } from '../../engine/modules'
+import type { Engine } from '../../engine/stock-moves'
 import { notify } from '../../engine/notify'
 import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
@@ -20,6 +21,15 @@ import { moveStock, openStock, reverseStock, standingStock, stockOf, type StockR
 /** A product's low-stock alert when it gives none (domain-anchors §2.5). */
 export const DEFAULT_LOW_STOCK = 5
 
+/** A stock row `i` of product `p` at or below the product's alert: the one condition of every low-stock figure and list. */
+export const isLowStock = sql`i.quantity <= coalesce(p.low_stock_alert, ${DEFAULT_LOW_STOCK})`
+
+/** How many products are running low, among the stock rows `within` (a caller's row scope) narrows to. */
+export async function countLowStock(db: Executor, within: RawBuilder<unknown> = sql``): Promise<number> {
+  const low = await sql<{ n: string | number }>`select count(*) as n from inventory i join product p on p.id = i.id where ${isLowStock} ${within}`.execute(db)
+  return Number(low.rows[0]?.n ?? 0)
+}
+
 async function lowStockAlerts(db: Executor, products: readonly number[]): Promise<Map<number, number>> {
   if (products.length === 0) return new Map()
   const found = await sql<{ id: number; alert: number | null }>`select id, low_stock_alert as alert from product where id = any(${[...products]}::bigint[])`.execute(db)
@@ -30,8 +40,8 @@ async function lowStockAlerts(db: Executor, products: readonly number[]): Promis
  * Tells those who keep the stock of each product a movement took from above its low-stock
  * alert to at or below it (issue 23): once, as it crosses — not at every sale after.
  */
-async function noticeLowStock(trx: Trx, engine: Pick<ModuleDeps, 'registry' | 'hooks'> | undefined, rows: readonly StockRow[]): Promise<void> {
-  const inventory = engine?.registry.find((e) => e.name === 'inventory')
+async function noticeLowStock(trx: Trx, engine: Engine, rows: readonly StockRow[]): Promise<void> {
+  const inventory = engine.registry.find((e) => e.name === 'inventory')
   if (!inventory || rows.length === 0) return
   const moved = new Map<number, { before: number; after: number }>()
   for (const row of [...rows].sort((a, b) => a.id - b.id)) {
@@ -44,27 +54,25 @@ async function noticeLowStock(trx: Trx, engine: Pick<ModuleDeps, 'registry' | 'h
     const { before, after } = moved.get(Number(p.id))!
     if (before <= alert || after > alert) continue
     const message = { key: 'notification.low_stock', params: { product: p.name, quantity: after, alert } }
-    await notify(trx, engine!.registry, engine!.hooks, { to: { permission: inventory.permissions.LIST }, kind: 'low_stock', message, entity: inventory.name, recordId: Number(p.id) })
+    await notify(trx, engine.registry, engine.hooks, { to: { permission: inventory.permissions.LIST }, kind: 'low_stock', message, entity: inventory.name, recordId: Number(p.id) })
   }
 }
 
 export function inventoryModule(): DomainModule {
-  // The app's registry and hooks, for what a movement notifies: known once the app is assembled (`routes`).
-  let engine: Pick<ModuleDeps, 'registry' | 'hooks'> | undefined
   return {
     name: 'inventory',
     // Where the engine moves the goods of the documents that move stock (`moves` of the registry).
     stock: {
-      async move(trx, { type, id, number, date, movements, actor }) {
+      async move(trx, { type, id, number, date, movements, actor, registry, hooks }) {
         const rows = await moveStock(trx, { type, id, number, date }, movements, { actor: actor?.id ?? null })
-        await noticeLowStock(trx, engine, rows)
+        await noticeLowStock(trx, { registry, hooks }, rows)
         const costs: Array<string | null> = movements.map(() => null)
         for (const row of rows) if (row.movement !== undefined) costs[row.movement] = row.unit_cost
         return costs
       },
-      async reverse(trx, { type, id, date, actor }) {
+      async reverse(trx, { type, id, date, actor, registry, hooks }) {
         // Undoing a receipt takes stock out too.
-        await noticeLowStock(trx, engine, await reverseStock(trx, { type, id }, { date, actor: actor?.id ?? null }))
+        await noticeLowStock(trx, { registry, hooks }, await reverseStock(trx, { type, id }, { date, actor: actor?.id ?? null }))
       },
       standing: (trx, document) => standingStock(trx, document),
     },
@@ -107,7 +115,6 @@ export function inventoryModule(): DomainModule {
       }
     },
     routes(app, deps) {
-      engine = deps
       const inventory = deps.registry.find((e) => e.name === 'inventory')
       const product = deps.registry.find((e) => e.name === 'product')
       // A test's registry of its own may have no inventory.

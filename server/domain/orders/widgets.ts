@@ -4,7 +4,7 @@ import { money } from '../../../schema/kit'
 import type { ChartData, FigureData, ListData } from '../../../schema/kit/widget'
 import type { Executor } from '../../db/types'
 import { sharedOnce, type WidgetParams, type WidgetRun } from '../../engine/widgets'
-import { DEFAULT_LOW_STOCK } from '../inventory'
+import { countLowStock, DEFAULT_LOW_STOCK, isLowStock } from '../inventory'
 
 /**
  * The e-commerce dashboard's queries (schema/dashboards/ecommerce.ts; domain-anchors §3.5):
@@ -121,8 +121,7 @@ export const orderWidgets: Readonly<Record<string, WidgetRun>> = {
     ),
   customers: ({ db, params }) =>
     figure(db, sql`select count(*)::text as count, null as amount from customer c join "user" u on u.id = c.id where true ${within(sql`u.created_at::date`, params)}`),
-  low_stock_products: ({ db }) =>
-    figure(db, sql`select count(*)::text as count, null as amount from inventory i join product p on p.id = i.id where i.quantity <= coalesce(p.low_stock_alert, ${DEFAULT_LOW_STOCK})`),
+  low_stock_products: async ({ db }) => ({ count: await countLowStock(db), amount: null }),
   order_totals: statusCounts,
   orders_by_status: statusCounts,
   best_sellers_by_amount: bestSellers('amount'),
@@ -138,7 +137,7 @@ export const orderWidgets: Readonly<Record<string, WidgetRun>> = {
     rows: (
       await sql<Record<string, unknown>>`
         select p.id, p.name, i.quantity::int as quantity, coalesce(p.low_stock_alert, ${DEFAULT_LOW_STOCK})::int as low_stock_alert
-        from inventory i join product p on p.id = i.id where i.quantity <= coalesce(p.low_stock_alert, ${DEFAULT_LOW_STOCK})
+        from inventory i join product p on p.id = i.id where ${isLowStock}
         order by i.quantity, p.name limit ${LIST_SIZE}`.execute(db)
     ).rows,
   }),

@@ -17,17 +17,14 @@ import { departmentStaff, personOf, plainText } from './people'
  * requester told by mail that it was received, and the department's staff in their Inbox.
  */
 
-/** What a ticket's create was given for its first line and its acknowledgement, until the ticket's row exists. */
-type Opening = { message: unknown; file: unknown; email: unknown; name: unknown }
-const openings = new WeakMap<Trx, Opening>()
-
 async function hoursOf(trx: Trx, priority: unknown): Promise<number> {
   if (priority === null || priority === undefined) return PRIORITY_HOURS.medium
   const found = await sql<{ hours: number }>`select response_hours as hours from ticket_priority where id = ${Number(priority)}`.execute(trx)
   return Number(found.rows[0]?.hours ?? PRIORITY_HOURS.medium)
 }
 
-async function acknowledge(ctx: HookContext, row: Row, opening: Opening): Promise<void> {
+/** The requester told the ticket was received: to the address the create named (the storefront's), else theirs. */
+async function acknowledge(ctx: HookContext, row: Row, opening: Values): Promise<void> {
   const requester = await personOf(ctx.trx, Number(row.user), ctx.language)
   const to = typeof opening.email === 'string' && opening.email.trim() !== '' ? opening.email.trim() : requester?.email
   if (!to || !requester) return
@@ -55,19 +52,15 @@ export const ticketHooks: EntityHooks = {
     const now = Date.now()
     values.due_at = new Date(now + (await hoursOf(trx, values.ticket_priority)) * 3_600_000).toISOString()
     values.last_reply_at = new Date(now).toISOString()
-    openings.set(trx, { message: values.message, file: values.file, email: values.email, name: values.name })
   },
   async afterWrite(ctx) {
-    const { trx, action, rowId, after, engine, registry } = ctx
+    const { trx, action, rowId, after, engine, registry, values } = ctx
     if (action !== 'create' || !after || !engine) return
-    const opening = openings.get(trx)
-    openings.delete(trx)
-    if (!opening) return
     const detail = registry.find((e) => e.name === 'ticket_detail')!
     // The requester's words, whoever typed them in (staff open tickets for customers on the phone).
-    const first: Values = { ticket: rowId, kind: 'customer', customer: Number(after.user), message: opening.message, file: opening.file ?? null }
+    const first: Values = { ticket: rowId, kind: 'customer', customer: Number(after.user), message: values.message, file: values.file ?? null }
     await createRow(engine(detail), first)
-    await acknowledge(ctx, after, opening)
+    await acknowledge(ctx, after, values)
     const ticketCtx = engine(ctx.entity)
     await notify(trx, registry, ticketCtx.hooks, {
       to: await departmentStaff(trx, Number(after.ticket_department)),

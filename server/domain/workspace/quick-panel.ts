@@ -6,9 +6,10 @@ import { todayIso } from '../../../schema/kit/dates'
 import { can } from '../../auth/principal'
 import { ForbiddenError } from '../../engine/errors'
 import { source, whereClause, type Filter } from '../../engine/list-query'
+import { viewFilters } from '../../engine/request'
 import { requestContext, type EngineDeps } from '../../engine/routes'
 import { countList, readList, scopeFilters, type Ctx } from '../../engine/service'
-import { DEFAULT_LOW_STOCK } from '../inventory'
+import { countLowStock } from '../inventory'
 
 /**
  * What the quick panel tells a person about today (issue 23): a few figures of the business
@@ -33,26 +34,19 @@ type FigureSpec = {
   /** The entity it counts; a figure of an entity the registry does not have (yet) is left out. */
   entity: string
   /** What it counts, as the entity's list filters it: counted by the engine as the list is (`countList`). */
-  filters: (day: string) => Filter[]
+  filters: (day: string, entity: Entity<string, Fields>) => Filter[]
   /** Or a count of its own where no list filter can say what it counts, within the caller's scope of the list (`ctx`). */
   count?: (ctx: Ctx) => Promise<number>
   /** The list it opens, filtered as far as the list's address can say it. */
   href: (entity: Entity<string, Fields>, day: string) => string
 }
 
-const OPEN_TICKETS = ['open', 'processing']
 const NOT_CANCELLED = ORDER_STATUSES.filter((s) => s !== 'cancelled')
 const NOTIFICATIONS_SHOWN = 5
 
 const withSearch = (path: string, search: Record<string, string>) => {
   const query = new URLSearchParams(search).toString()
   return query ? `${path}?${query}` : path
-}
-
-/** A view of the entity that lists exactly these values of the field, if it has one (its own address says the filter). */
-function viewListing(entity: Entity<string, Fields>, field: string, values: readonly string[]): string | undefined {
-  const same = (v: unknown) => Array.isArray(v) && v.length === values.length && values.every((x) => v.includes(x))
-  return Object.values(entity.views).find((view) => Object.keys(view.filter).length === 1 && same(view.filter[field]))?.ui.listPath
 }
 
 /**
@@ -62,22 +56,18 @@ function viewListing(entity: Entity<string, Fields>, field: string, values: read
  * is low throughout. Counted as the dashboard's card counts it, among the rows of the
  * caller's row scope of the stock list, as the engine applies it to that list.
  */
-async function countLowStock(ctx: Ctx): Promise<number> {
+function lowStockOf(ctx: Ctx): Promise<number> {
   const scope = scopeFilters(ctx)
-  const within = scope.length > 0 ? sql`and i.id in (select t.id from ${source(ctx.entity)} t ${whereClause(ctx.registry, ctx.entity, 't', scope)})` : sql``
-  const low = await sql<{ n: string | number }>`
-    select count(*) as n from inventory i join product p on p.id = i.id
-    where i.quantity <= coalesce(p.low_stock_alert, ${DEFAULT_LOW_STOCK}) ${within}`.execute(ctx.db)
-  return Number(low.rows[0]?.n ?? 0)
+  return countLowStock(ctx.db, scope.length > 0 ? sql`and i.id in (select t.id from ${source(ctx.entity)} t ${whereClause(ctx.registry, ctx.entity, 't', scope)})` : sql``)
 }
 
 const figures: readonly FigureSpec[] = [
   {
     key: 'open_tickets',
     entity: 'ticket',
-    filters: () => [{ field: 'status', op: 'in', values: OPEN_TICKETS }],
-    // Two statuses are more than the list's filter bar holds in its address: a view of them, when there is one.
-    href: (ticket) => viewListing(ticket, 'status', OPEN_TICKETS) ?? ticket.ui.listPath,
+    // The tickets still to answer, as their view (`open`) lists them and the dashboard counts them.
+    filters: (_day, ticket) => (ticket.views.open ? viewFilters(ticket, 'open') : []),
+    href: (ticket) => ticket.views.open?.ui.listPath ?? ticket.ui.listPath,
   },
   {
     key: 'orders_today',
@@ -93,7 +83,7 @@ const figures: readonly FigureSpec[] = [
     key: 'low_stock_products',
     entity: 'inventory',
     filters: () => [],
-    count: countLowStock,
+    count: lowStockOf,
     // The lowest stock first: the list has no filter of the flag (as the dashboard's card, which opens it whole).
     href: (inventory) => withSearch(inventory.ui.listPath, { ordering: 'quantity' }),
   },
@@ -110,7 +100,7 @@ export async function todaysFigures(deps: EngineDeps, request: FastifyRequest, d
   const principal = request.principal!
   const shown = figures.flatMap((spec) => {
     const entity = deps.registry.find((e) => e.name === spec.entity && !e.isLine)
-    const filters = entity ? spec.filters(day) : []
+    const filters = entity ? spec.filters(day, entity) : []
     return entity && fieldsKnown(entity, filters) && can(principal, entity.permissions.LIST) ? [{ spec, entity, filters }] : []
   })
   return Promise.all(

@@ -51,7 +51,7 @@ export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
     await insertLines(ctx, trx, rowId, values)
     const stored = (await read(ctx, trx, rowId))!
     await writeAudit(trx, { actor, entity: entity.name, entityId: rowId, action: 'create', changes: auditChanges(entity, null, stored, values) })
-    await runAfter(ctx, trx, 'create', rowId, null, stored)
+    await runAfter(ctx, trx, 'create', rowId, null, stored, values)
     // What followed may have set more (a line's cost as its goods moved).
     return answer(ctx, trx, entity.moves ? (await read(ctx, trx, rowId))! : stored)
   })

@@ -47,9 +47,9 @@ export async function runBefore(ctx: EngineCtx, trx: Trx, action: WriteAction, b
   }
 }
 
-export async function runAfter(ctx: EngineCtx, trx: Trx, action: WriteAction, rowId: number, before: Row | null, after: Row | null): Promise<void> {
+export async function runAfter(ctx: EngineCtx, trx: Trx, action: WriteAction, rowId: number, before: Row | null, after: Row | null, values: Values = {}): Promise<void> {
   for (const h of hooksOf(ctx.hooks, ctx.entity)) {
-    await h.afterWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, rowId, before, after, ...fromWrite(ctx, trx) })
+    await h.afterWrite?.({ trx, registry: ctx.registry, entity: ctx.entity, actor: ctx.actor, action, rowId, before, after, values, ...fromWrite(ctx, trx) })
   }
 }
 

@@ -67,7 +67,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
     const after = (await read(ctx, trx, rowId))!
     const changes = auditChanges(entity, before, after, values)
     if (Object.keys(changes).length > 0) await writeAudit(trx, { actor, entity: entity.name, entityId: rowId, action: 'update', changes })
-    await runAfter(ctx, trx, 'update', rowId, before, after)
+    await runAfter(ctx, trx, 'update', rowId, before, after, values)
     // What followed may have set more (a line's cost as its goods moved again, a posting's number).
     return answer(ctx, trx, entity.moves || entity.posts ? (await read(ctx, trx, rowId))! : after)
   })
