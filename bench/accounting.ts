@@ -19,7 +19,9 @@ import { migrate } from '../server/db/sync'
 import { seedChart } from '../server/domain/accounting/chart-seed'
 import { ledgerReportRows } from '../server/domain/accounting/ledger-report'
 import { trialBalanceRows } from '../server/domain/accounting/trial-balance'
-import type { ReportSource } from '../server/engine/reports'
+import type { ReportRun, ReportSource } from '../server/engine/reports'
+import type { Report } from '../schema/kit'
+import { accountingModule } from '../server/domain/accounting'
 import { postgresBinDir, startPostgres, type Cluster } from '../tests/support/postgres-cluster'
 import { startServer, type RunningServer } from '../tests/support/server-process'
 import { createLedgers, fillLedger, voucherOf, YEAR, type BenchLedgers } from './accounting-data'
@@ -39,6 +41,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 10)
 const TARGET_MS = 300
 
 const { ledger_report: ledgerReport, trial_balance: trialBalance } = reportRegistry
+const accountingReports = accountingModule().reports ?? {}
 
 /** The database: a throwaway cluster or a PGlite directory, and the bench's own connection to it (PGlite: closed while a server holds it). */
 type BenchDatabase = { serverEnv: Record<string, string>; open: () => Promise<Connection>; dispose: () => void }
@@ -90,7 +93,31 @@ function cases(l: BenchLedgers, cashRowsInYear: number): Case[] {
   })
   // The opening and closing rows come with the period's.
   const lastPage = Math.ceil((cashRowsInYear + 2) / size)
+  // Any other report of the registry: its route's page 1 (or every row), and the same run of its query on the connection.
+  const reportCase = (name: string, report: Report, params: Record<string, string | number>): Case => {
+    const run = accountingReports[report.name as keyof typeof accountingReports] as ReportRun | undefined
+    if (!run) throw new Error(`the accounting module has no rows for ${report.name}`)
+    const order = sql`order by ${sql.join(report.ordering.map((o) => (o.startsWith('-') ? sql`r.${sql.id(o.slice(1))} desc` : sql`r.${sql.id(o)} asc`)))}`
+    const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))
+    return {
+      name,
+      path: `${report.api.base}/?${query}${report.isPaged ? `&page=1&size=${size}` : ''}`,
+      floor: (db) => reportFloor(db, run, params, report.totals, order, report.isPaged ? { page: 1, size } : undefined),
+    }
+  }
+  const june = { date_after: `${YEAR}-06-01`, date_before: `${YEAR}-06-30` }
+  const year = { date_after: `${YEAR}-01-01`, date_before: `${YEAR}-12-31` }
   return [
+    ...[
+      ['payment report', reportRegistry.payment_report, year],
+      ['payment summary', reportRegistry.payment_summary_report, year],
+      ['receipt report', reportRegistry.receipt_report, year],
+      ['receipt summary', reportRegistry.receipt_summary_report, year],
+      ['contra report', reportRegistry.contra_report, year],
+      ['account statement, Bank, June', reportRegistry.account_statement, { account_type: 'Bank', ...june }],
+      ['account statement, Cash, year', reportRegistry.account_statement, { account_type: 'Cash', ...year }],
+      ['account statement summary, June', reportRegistry.account_statement_summary, { start_date: june.date_after, end_date: june.date_before }],
+    ].map(([name, report, params]) => reportCase(`${name as string}, ${YEAR}`, report as Report, params as Record<string, string>)),
     ledgerCase(`ledger report, Cash, June ${YEAR}`, `${YEAR}-06-01`, `${YEAR}-06-30`),
     ledgerCase(`ledger report, Cash, ${YEAR}`, `${YEAR}-01-01`, `${YEAR}-12-31`),
     ledgerCase(`ledger report, Cash, ${YEAR}, last page (${lastPage})`, `${YEAR}-01-01`, `${YEAR}-12-31`, lastPage),

@@ -355,6 +355,7 @@ export function checkRegistry(
   for (const e of entities.filter((x) => x.isLine && !lineUses.has(x.name))) problems.push({ entity: e.name, message: `line entity of '${e.lineOf}', but no lines field uses it` })
 
   const reportNames = new Set<string>()
+  const reportsByName = new Map(reports.map((r) => [r.name, r]))
   for (const r of reports) {
     if (!IDENT.test(r.name)) problems.push({ entity: r.name, message: `report name must match ${IDENT}` })
     if (reportNames.has(r.name)) problems.push({ entity: r.name, message: `duplicate report name '${r.name}'` })
@@ -376,6 +377,7 @@ export function checkRegistry(
     }
     for (const o of r.ordering) if (!r.columns[o.replace(/^-/, '')]) problems.push({ entity: r.name, message: `ordering '${o}' names an unknown column` })
     for (const rule of r.rules) if (!r.params[rule.field]) problems.push({ entity: r.name, message: `rule '${rule.message}' reports on '${rule.field}', which is not a parameter` })
+    problems.push(...reportViewProblems(r, byName, reportsByName))
   }
 
   problems.push(...widgetProblems(byName, widgets))
@@ -386,6 +388,70 @@ export function checkRegistry(
     for (const key of missing) {
       const entity = key.startsWith('entity.') || key.startsWith('report.') ? key.split('.')[1]! : '(i18n)'
       problems.push({ entity, message: `missing translation key '${key}' in the '${lang}' catalogue` })
+    }
+  }
+  return problems
+}
+
+const isNumberColumn = (field: Fields[string] | undefined) => field?.kind === 'integer' || field?.kind === 'decimal'
+
+/**
+ * What a report shows besides its table: its hidden columns are named apart from the rest,
+ * its chart plots columns' values against another's, and each drill-down leads from a column
+ * to a record's screen (an entity with a form, by an id the rows carry) or to a report whose
+ * parameters it can fill (by name from the rows or this report's parameters, or shared with it).
+ */
+function reportViewProblems(r: Report, byName: ReadonlyMap<string, Entity<string, Fields>>, reports: ReadonlyMap<string, Report>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const say = (message: string, field?: string) => problems.push({ entity: r.name, ...(field ? { field } : {}), message })
+  for (const name of r.hiddenNames) {
+    if (!IDENT.test(name)) say(`name must match ${IDENT}`, name)
+    if (r.columns[name] || r.params[name]) say('a hidden column is named as a column or a parameter', name)
+  }
+  const carried = (name: string) => r.columns[name] ?? r.hidden[name]
+
+  if (r.chart) {
+    const { kind, label, values } = r.chart
+    if (!['bar', 'line', 'pie'].includes(kind)) say(`chart kind '${kind}' is none of bar, line, pie`)
+    if (!r.columns[label]) say(`chart label '${label}' is not a column`)
+    if (values.length === 0) say('a chart plots at least one value column')
+    for (const value of values) {
+      if (!r.columns[value]) say(`chart value '${value}' is not a column`)
+      else if (!isNumberColumn(r.columns[value])) say(`a chart plots number columns (this one is '${r.columns[value]!.kind}')`, value)
+    }
+    if (kind === 'pie' && values.length > 1) say('a pie chart plots one value column')
+  }
+
+  for (const [column, drill] of Object.entries(r.drill)) {
+    if (!r.columns[column]) say('a drill-down starts from a column', column)
+    if ('report' in drill) {
+      const target = reports.get(drill.report)
+      if (!target) {
+        say(`drill-down to unknown report '${drill.report}'`, column)
+        continue
+      }
+      const given = Object.keys(drill.params ?? {})
+      for (const [param, from] of Object.entries(drill.params ?? {})) {
+        if (!target.params[param]) say(`drill-down gives '${param}', which is not a parameter of '${target.name}'`, column)
+        if (!carried(from) && !r.params[from]) say(`drill-down takes '${param}' from '${from}', which is neither a column nor a parameter`, column)
+      }
+      for (const param of target.paramNames) {
+        if (target.params[param]!.isRequired && !given.includes(param) && !r.params[param]) say(`drill-down to '${target.name}' does not give its required parameter '${param}'`, column)
+      }
+      continue
+    }
+    const id = carried(drill.id)
+    if (!id) say(`drill-down id '${drill.id}' is not a column`, column)
+    else if (id.kind !== 'integer' && id.kind !== 'ref') say(`a drill-down id is a record's id, an integer column (this one is '${id.kind}')`, column)
+    if (typeof drill.entity === 'string') {
+      const entity = byName.get(drill.entity)
+      if (!entity) say(`drill-down to unknown entity '${drill.entity}'`, column)
+      else if (entity.isLine) say(`drill-down to '${drill.entity}', a line entity with no screen of its own`, column)
+    } else {
+      const from = carried(drill.entity.fromColumn)
+      if (!from) say(`drill-down takes its entity from '${drill.entity.fromColumn}', which is not a column`, column)
+      // A choice names the entities it may lead to: one of them at least must be one.
+      else if (from.options && !from.options.some((o) => byName.has(o))) say(`drill-down takes its entity from '${drill.entity.fromColumn}', none of whose choices is an entity`, column)
     }
   }
   return problems

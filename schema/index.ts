@@ -69,8 +69,13 @@ import { ticket, ticketDetail } from './entities/tickets/ticket'
 import { changeLog } from './reports/change-log'
 import { staffCosts } from './reports/staff-costs'
 import { ledgerReport } from './reports/ledger-report'
+import { accountStatement, accountStatementSummary } from './reports/account-statement'
 import { trialBalance } from './reports/trial-balance'
-import { paymentReport, paymentSummaryReport, receiptReport, receiptSummaryReport } from './reports/voucher-reports'
+import { balanceSheet, profitLoss } from './reports/financial-statements'
+import { orderReport, orderSummaryReport } from './reports/order-reports'
+import { contraReport, paymentReport, paymentSummaryReport, purchaseVoucherReport, purchaseVoucherSummaryReport, receiptReport, receiptSummaryReport, salesReport, salesSummaryReport } from './reports/voucher-reports'
+import { stockReport } from './reports/stock-report'
+import { purchaseFinalReport, purchaseRequestSummaryReport } from './reports/purchase-reports'
 import { dashboardWidgets } from './dashboards'
 import type { Widget } from './kit/widget'
 
@@ -189,11 +194,25 @@ export const reportRegistry = {
   staff_costs: staffCosts,
   change_log: changeLog,
   ledger_report: ledgerReport,
+  account_statement: accountStatement,
+  account_statement_summary: accountStatementSummary,
   trial_balance: trialBalance,
+  profit_loss: profitLoss,
+  balance_sheet: balanceSheet,
+  stock_report: stockReport,
+  purchase_final_report: purchaseFinalReport,
+  purchase_request_summary_report: purchaseRequestSummaryReport,
   payment_report: paymentReport,
   payment_summary_report: paymentSummaryReport,
   receipt_report: receiptReport,
   receipt_summary_report: receiptSummaryReport,
+  order_report: orderReport,
+  order_summary_report: orderSummaryReport,
+  sales_report: salesReport,
+  sales_summary_report: salesSummaryReport,
+  purchase_voucher_report: purchaseVoucherReport,
+  purchase_voucher_summary_report: purchaseVoucherSummaryReport,
+  contra_report: contraReport,
 } as const
 
 export const reports: readonly Report[] = Object.values(reportRegistry)

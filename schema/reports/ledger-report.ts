@@ -5,8 +5,9 @@ import { defineReport, f, rules } from '../kit'
  * The statement of one ledger account over a period (api-contract §6 "Ledger report";
  * domain-anchors §6 rule 26), from the general ledger: an opening row (the balance of every
  * row before the period), the period's rows in date order with the running balance, and a
- * closing row (opening + debits − credits). Balances are debit minus credit. The contract's
- * own route (`account_log_report/…/general/`) answers the same rows in its envelope.
+ * closing row (opening + debits − credits). Balances are debit minus credit. A line's
+ * reference opens its voucher. The contract's own route (`account_log_report/…/general/`)
+ * answers the same rows in its envelope.
  */
 export const ledgerReport = defineReport({
   name: 'ledger_report',
@@ -30,6 +31,10 @@ export const ledgerReport = defineReport({
     credit_amount: f.money(),
     balance: f.money({ label: 'field.balance' }),
   },
+  // The id of a row of the line's voucher (its form opens by any of them): none for the opening and closing rows.
+  hidden: { voucher_id: f.integer() },
+  // A line's reference opens its voucher: the kind of voucher is the line's type.
+  drill: { reference_no: { entity: { fromColumn: 'log_type' }, id: 'voucher_id' } },
   totals: ['debit_amount', 'credit_amount'],
   ordering: ['line_no'],
   rules: [rules.notAfter('date_after', 'date_before', 'validation.date_order')],

@@ -4,12 +4,16 @@ import { defineReport, f, rules } from '../kit'
  * Every ledger account's debits and credits from the general ledger (domain-anchors §6
  * rule 27): the balance before the period, the period's movement and the closing balance,
  * each balance net on its side. Every posting balances, so each pair of columns ties — the
- * totals row shows it. Ledgers without any row are left out unless asked for.
+ * totals row shows it. Ledgers without any row are left out unless asked for. The income
+ * and expense ledgers open at nothing at the start of the fiscal year, their earlier years
+ * brought forward in the Profit & Loss A/C ledger. Also at the contract's
+ * `balance_sheet/…/trial_balance/` (api-contract §6).
  */
 export const trialBalance = defineReport({
   name: 'trial_balance',
   module: 'accounting',
   route: 'trial-balance-reports',
+  contract: { path: '/balance_sheet/api/v1/balance_sheet/trial_balance/', key: 'trial_balance' },
   paged: false,
   params: {
     date_after: f.date({ label: 'field.date_after' }),

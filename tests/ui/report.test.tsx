@@ -3,7 +3,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { entities, reportRegistry } from '../../schema'
+import { entities, registry, reportRegistry } from '../../schema'
+import { defineReport, f } from '../../schema/kit'
 import type { Report } from '../../schema/kit/report'
 import { App } from '../../src/app/App'
 import { createQueryClient } from '../../src/app/query-client'
@@ -21,10 +22,23 @@ import { server } from './support/server'
  * The generic report screen, from a report defined in the test (gadget sales: paged, with
  * totals, a rule across its dates) and the app's own staff costs (unpaged): the parameters
  * in the address, Run and Enter, the rows and the totals row, paging, the registry's rule
- * and the server's field errors on their fields, the CSV download with the session's token,
- * Print, and the guard.
+ * and the server's field errors on their fields, the CSV and PDF downloads with the session's
+ * token, Print, and the guard; and a report with a chart, hidden columns and drill-downs (branch
+ * sales: a branch opens its record, an amount the gadget sales of the same period).
  */
 const staffCosts = reportRegistry.staff_costs
+
+const branchSales = defineReport({
+  name: 'branch_sales',
+  module: 'test',
+  route: 'branch-sales',
+  params: { date_after: f.date({ label: 'field.emp_join_date' }), date_before: f.date({ label: 'field.marriage_date' }) },
+  columns: { branch: f.text(), amount: f.money({ label: 'field.basic_money' }) },
+  hidden: { branch_id: f.integer(), state: f.text() },
+  totals: ['amount'],
+  chart: { kind: 'bar', label: 'branch', values: ['amount'] },
+  drill: { branch: { entity: 'branch', id: 'branch_id' }, amount: { report: 'gadget_sales', params: { status: 'state' } } },
+})
 
 async function renderReportApp(path: string, reports: readonly Report[] = [gadgetSales, staffCosts]) {
   const history = createMemoryHistory({ initialEntries: [path] })
@@ -64,6 +78,7 @@ const search = (router: { state: { location: { search: unknown } } }) => router.
 
 beforeAll(() => {
   i18n.addResourceBundle('en', 'translation', throwawayCatalogue, true, true)
+  i18n.addResourceBundle('en', 'translation', { report: { branch_sales: 'Branch sales' } }, true, true)
 })
 
 afterEach(() => {
@@ -307,5 +322,109 @@ describe('the report screen', () => {
     await user.click(screen.getByRole('button', { name: 'Run' }))
     await waitFor(() => expect(search(router)).toEqual({ is_active: 'yes' }))
     await waitFor(() => expect(asked.at(-1)?.get('is_active')).toBe('yes'))
+  })
+})
+
+/** Branch sales: a page of two branches (the second with no id to open), their hidden columns apart, and the chart's points. */
+function branchSalesAnswers(asked: { runs: URLSearchParams[]; charts: URLSearchParams[] }) {
+  return [
+    http.get(api(`${branchSales.api.base}/`), ({ request }) => {
+      const params = new URL(request.url).searchParams
+      asked.runs.push(params)
+      const page = Number(params.get('page') ?? 1)
+      return HttpResponse.json({
+        rows: page === 1 ? [{ branch: 'Head office', amount: '1250.50' }, { branch: 'Nowhere', amount: '7.00' }] : [{ branch: 'Sylhet', amount: '3.00' }],
+        hidden: page === 1 ? [{ branch_id: '3', state: 'confirmed' }, { branch_id: null, state: null }] : [{ branch_id: 4, state: 'draft' }],
+        page,
+        size: 30,
+        total_pages: 2,
+        total_elements: 31,
+        totals: { amount: '1260.50' },
+      })
+    }),
+    http.get(api(`${branchSales.api.base}/chart`), ({ request }) => {
+      asked.charts.push(new URL(request.url).searchParams)
+      return HttpResponse.json({ points: [{ label: 'Head office', values: { amount: '1250.50' }, is_other: false }, { label: null, values: { amount: '10.00' }, is_other: true }], is_cut: false })
+    }),
+  ]
+}
+
+describe('a report with a chart and drill-downs', () => {
+  const reports = [gadgetSales, staffCosts, branchSales]
+
+  it('draws the chart of every row of the run above the table, asked once whatever the page', async () => {
+    storeSession()
+    const asked = { runs: [] as URLSearchParams[], charts: [] as URLSearchParams[] }
+    server.use(anyList, ...branchSalesAnswers(asked))
+    const { user } = await renderReportApp(`${branchSales.ui.path}?date_after=2026-01-01`, reports)
+    const figure = await screen.findByRole('figure', { name: 'Chart of Branch sales' })
+    // The chart is its own chunk, drawn once it has come.
+    expect(await within(figure).findByTestId('report-chart-branch_sales')).toBeInTheDocument()
+    expect(figure.compareDocumentPosition(screen.getByRole('table')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect(asked.charts.map((p) => Object.fromEntries(p))).toEqual([{ date_after: '2026-01-01' }])
+    await user.click(screen.getByRole('button', { name: 'Next page' }))
+    await screen.findByText('Sylhet')
+    expect(asked.runs.at(-1)?.get('page')).toBe('2')
+    expect(asked.charts).toHaveLength(1)
+  })
+
+  it('links a figure to its record, or to the report it is made of with this run’s period and its own parameters', async () => {
+    storeSession()
+    server.use(anyList, ...branchSalesAnswers({ runs: [], charts: [] }))
+    await renderReportApp(`${branchSales.ui.path}?date_after=2026-01-01&date_before=2026-03-31`, reports)
+    expect(await screen.findByRole('link', { name: 'Head office' })).toHaveAttribute('href', `${registry.branch.ui.formPath}/3`)
+    expect(screen.getByRole('link', { name: '1,250.50' })).toHaveAttribute('href', `${gadgetSales.ui.path}?status=confirmed&date_after=2026-01-01&date_before=2026-03-31`)
+    // No id to open, no link; a parameter the row leaves empty is left out.
+    expect(screen.queryByRole('link', { name: 'Nowhere' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: '7.00' })).toHaveAttribute('href', `${gadgetSales.ui.path}?date_after=2026-01-01&date_before=2026-03-31`)
+    // The totals lead nowhere.
+    const totals = screen.getAllByRole('rowgroup').find((g) => g.tagName === 'TFOOT')!
+    expect(within(totals).queryByRole('link')).not.toBeInTheDocument()
+  })
+
+  it('leaves a figure as text for a user who may not open what it leads to', async () => {
+    const viewer = { ...clerkUser, permissions: ['BRANCH_SALES_VIEW'] }
+    storeSessionOf(viewer)
+    server.use(accessTokenAnswers(viewer), anyList, ...branchSalesAnswers({ runs: [], charts: [] }))
+    await renderReportApp(branchSales.ui.path, reports)
+    expect(await screen.findByText('Head office')).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Head office' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: '1,250.50' })).not.toBeInTheDocument()
+  })
+
+  it('downloads the PDF the server draws of the run, with the session’s token and language, as <report>.pdf', async () => {
+    storeSession()
+    const pdfAsked: { url: URL; authorization: string | null; language: string | null; accept: string | null }[] = []
+    server.use(
+      anyList,
+      ...branchSalesAnswers({ runs: [], charts: [] }),
+      http.get(api(`${branchSales.api.base}/pdf`), ({ request }) => {
+        pdfAsked.push({ url: new URL(request.url), authorization: request.headers.get('authorization'), language: request.headers.get('accept-language'), accept: request.headers.get('accept') })
+        return new HttpResponse('%PDF-1.3', { headers: { 'content-type': 'application/pdf' } })
+      }),
+    )
+    const saved: string[] = []
+    URL.createObjectURL = vi.fn(() => 'blob:report') as typeof URL.createObjectURL
+    URL.revokeObjectURL = vi.fn()
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download)
+    })
+    const { user } = await renderReportApp(`${branchSales.ui.path}?date_before=2026-03-31`, reports)
+    await screen.findByText('Head office')
+    await user.click(screen.getByRole('button', { name: 'Download PDF' }))
+    await waitFor(() => expect(saved).toEqual(['branch_sales.pdf']))
+    expect(pdfAsked).toHaveLength(1)
+    expect(pdfAsked[0]!.authorization).toMatch(/^Bearer /)
+    expect([pdfAsked[0]!.language, pdfAsked[0]!.accept]).toEqual(['en', 'application/pdf'])
+    expect(Object.fromEntries(pdfAsked[0]!.url.searchParams)).toEqual({ date_before: '2026-03-31' })
+  })
+
+  it('says so when the PDF cannot be had', async () => {
+    storeSession()
+    server.use(anyList, ...branchSalesAnswers({ runs: [], charts: [] }), http.get(api(`${branchSales.api.base}/pdf`), () => HttpResponse.json({ detail: 'Down for a moment.' }, { status: 503 })))
+    const { user } = await renderReportApp(branchSales.ui.path, reports)
+    await screen.findByText('Head office')
+    await user.click(screen.getByRole('button', { name: 'Download PDF' }))
+    expect(await screen.findByText(/The PDF could not be downloaded\./)).toBeInTheDocument()
   })
 })

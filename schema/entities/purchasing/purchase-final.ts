@@ -34,7 +34,8 @@ export const purchaseFinal = defineEntity({
   listKey: 'purchase_finals',
   labelField: 'invoice_no',
   ordering: '-id',
-  route: { area: 'purchasefinal-management', list: 'purchase-final' },
+  // The spec's address of its invoice (from the purchase report) opens its form, whose Print gives the invoice.
+  route: { area: 'purchasefinal-management', list: 'purchase-final', formAt: ['report-management/purchage-final-reports/purchase-invoice'] },
   fields: {
     invoice_no: f.text({ max: 30, readOnly: true, search: true, code: true }),
     purchase_date: f.date({ initial: 'today', label: 'field.date' }),

@@ -25,11 +25,14 @@ export const generalSetting = defineEntity({
     instagram_url: f.url({ max: 500, required: true, hideInList: true }),
     // Registration (`/api/auth/register`) is open while the newest settings row says so.
     is_registration_open: f.boolean({ default: true }),
+    // The month the fiscal year starts in: the financial statements count a year's profit from its first day (server/domain/accounting/fiscal-year.ts).
+    fiscal_year_start_month: f.integer({ min: 1, max: 12, default: 1, hideInList: true }),
   },
   sections: [
     { key: 'site', label: 'section.site', fields: ['title', 'site_name', 'favicon', 'logo', 'is_registration_open'] },
     { key: 'contact', label: 'section.contact', fields: ['site_address', 'email', 'phone', 'address'] },
     { key: 'social', label: 'section.social', fields: ['facebook_url', 'twitter_url', 'instagram_url'] },
+    { key: 'accounting', label: 'section.accounting', fields: ['fiscal_year_start_month'] },
   ],
   public: ['LIST'],
   nav: { group: 'settings', icon: 'tune', order: 8, label: 'nav.site_settings' },

@@ -8,7 +8,8 @@ import { actionConfig, requestContext } from '../../engine/routes'
 import { readList } from '../../engine/service'
 import { validateShape, type Values } from '../../engine/validate'
 import { nestedRef } from '../../engine/list-query'
-import { linesStart, statementBalances, statementParamsOf, statementRows } from './ledger-report'
+import { linesStart, statementBalances, statementParamsOf, statementRows, type LedgerStatementParams } from './ledger-report'
+import { accountStatementTotals, statementOf, type AccountType } from './account-statement'
 
 /**
  * The general ledger's routes that are not the engine's (api-contract §4.7 AccountLog, §6):
@@ -47,8 +48,7 @@ export function registerAccountLogRoutes(app: FastifyInstance, deps: ModuleDeps)
   app.delete(`${base}/delete/:id`, { config: actionConfig(entity, 'DELETE', true) }, refuse)
   app.delete(`${base}/delete_multiple/`, { config: actionConfig(entity, 'DELETE') }, refuse)
 
-  const report = deps.reports.find((r) => r.name === 'ledger_report')
-  if (report) registerContractLedgerReport(app, deps, report)
+  registerContractStatements(app, deps)
 }
 
 /** A 400 about a date parameter names it as the client sent it (`date_after`, not the engine's `log_date_after`). */
@@ -65,11 +65,57 @@ function inContractNames<T>(sent: Query, work: () => T): T {
 /** Other ledgers of a voucher as the contract lists them: a name for one, the names for several. */
 const relatedLedgers = (names: readonly string[] | null): string | string[] | null => (!names || names.length === 0 ? null : names.length === 1 ? names[0]! : [...names])
 
-function registerContractLedgerReport(app: FastifyInstance, deps: ModuleDeps, report: Report): void {
-  const shape = { fields: report.params, fieldNames: report.paramNames, rules: report.rules, linesFieldNames: [], fieldLabelKey: report.fieldLabelKey }
-  app.get('/account_log_report/api/v1/account_log_report/general/', { config: { permission: report.permission } }, async (request) => {
+type StatementOf = (query: Query) => Promise<LedgerStatementParams>
+
+const shapeOf = (report: Report, withRules = true) => ({ fields: report.params, fieldNames: report.paramNames, rules: withRules ? report.rules : [], linesFieldNames: [], fieldLabelKey: report.fieldLabelKey })
+
+const CONTRACT = '/account_log_report/api/v1/account_log_report'
+
+/**
+ * The general ledger's statements at the contract's routes (api-contract §6): one ledger's
+ * (`general/`, `for_person_or_company_ledger/`), the cash or bank book (`by_ledger_type/`,
+ * `for_cash_ledger/`, `for_bank_ledger_or_bank_account_group/`), a sub-ledger's across every
+ * ledger (`for_sub_ledger/`) — the ledger report's and the account statement's rows, in the
+ * contract's envelope with `previous_balance`.
+ */
+function registerContractStatements(app: FastifyInstance, deps: ModuleDeps): void {
+  const ledgerReport = deps.reports.find((r) => r.name === 'ledger_report')
+  if (ledgerReport) {
+    const ofLedger: StatementOf = async (query) => statementParamsOf(validateShape(shapeOf(ledgerReport), query as Values))
+    registerStatementRoute(app, deps, `${CONTRACT}/general/`, ledgerReport, ofLedger)
+    registerStatementRoute(app, deps, `${CONTRACT}/for_person_or_company_ledger/`, ledgerReport, ofLedger)
+  }
+  const statement = deps.reports.find((r) => r.name === 'account_statement')
+  if (!statement) return
+  const ofType =
+    (type?: AccountType): StatementOf =>
+    (query) =>
+      statementOf(deps.db, validateShape(shapeOf(statement), (type ? { ...query, account_type: type } : query) as Values))
+  registerStatementRoute(app, deps, `${CONTRACT}/by_ledger_type/`, statement, ofType())
+  registerStatementRoute(app, deps, `${CONTRACT}/for_cash_ledger/`, statement, ofType('Cash'))
+  // A bank ledger named, or every ledger under Bank Accounts (the group).
+  registerStatementRoute(app, deps, `${CONTRACT}/for_bank_ledger_or_bank_account_group/`, statement, ofType('Bank'))
+  registerStatementRoute(app, deps, `${CONTRACT}/for_sub_ledger/`, statement, async (query) => {
+    const params = validateShape(shapeOf(statement, false), query as Values)
+    if (params.sub_ledger == null) throw new ValidationError({ sub_ledger: [{ key: 'validation.required', params: { label: statement.fieldLabelKey('sub_ledger') } }] })
+    return statementOf(deps.db, params, true)
+  })
+
+  const summary = deps.reports.find((r) => r.name === 'account_statement_summary')
+  if (summary) {
+    app.get(`${CONTRACT}/get_total_cash_dr_cr_bank_dr_cr/`, { config: { permission: summary.permission } }, async (request) => {
+      const params = validateShape(shapeOf(summary), request.query as Values)
+      const rows = await sql<{ account_type: AccountType; debit_amount: string; credit_amount: string }>`${accountStatementTotals(params)}`.execute(deps.db)
+      const of = (type: AccountType) => rows.rows.find((r) => r.account_type === type)
+      return { cash_dr_total: of('Cash')?.debit_amount ?? '0.00', cash_cr_total: of('Cash')?.credit_amount ?? '0.00', bank_dr_total: of('Bank')?.debit_amount ?? '0.00', bank_cr_total: of('Bank')?.credit_amount ?? '0.00' }
+    })
+  }
+}
+
+function registerStatementRoute(app: FastifyInstance, deps: ModuleDeps, path: string, report: Report, paramsOf: StatementOf): void {
+  app.get(path, { config: { permission: report.permission } }, async (request) => {
     const query = request.query as Query
-    const params = statementParamsOf(validateShape(shape, query as Values))
+    const params = await paramsOf(query)
     const { page: asked, size } = pageOf(query)
     const { opening, rows: total } = await statementBalances(deps.db, params)
     const totalPages = Math.max(1, Math.ceil(total / size))

@@ -1,4 +1,4 @@
-import { PAYMENT, RECEIPT, voucherLines, voucherSummary } from './voucher-reports'
+import { CONTRA, PAYMENT, PURCHASE, RECEIPT, SALES, voucherLines, voucherSummary } from './voucher-reports'
 import { sql } from 'kysely'
 import { entities } from '../../../schema'
 import type { HookRegistry } from '../../engine/hooks'
@@ -8,7 +8,9 @@ import { autoLedgerHooks } from './auto-ledger'
 import { seedChart } from './chart-seed'
 import { natureHooks, primaryGroupNature } from './nature'
 import { ledgerReportRows } from './ledger-report'
+import { accountStatementRows, accountStatementSummaryRows } from './account-statement'
 import { trialBalanceRows } from './trial-balance'
+import { balanceSheetRows, profitLossRows } from './financial-statements'
 import { registerVoucherRoutes } from './voucher-routes'
 import { generalLedger } from './general-ledger'
 import { cashBankLedgerIds } from './posting'
@@ -39,11 +41,20 @@ export function accountingModule(): DomainModule {
     // The general ledger's reports and routes (the posting service, posting.ts, is called by vouchers).
     reports: {
       ledger_report: ledgerReportRows,
+      account_statement: accountStatementRows,
+      account_statement_summary: accountStatementSummaryRows,
       trial_balance: trialBalanceRows,
+      profit_loss: profitLossRows,
+      balance_sheet: balanceSheetRows,
       payment_report: voucherLines(PAYMENT),
       payment_summary_report: voucherSummary(PAYMENT),
       receipt_report: voucherLines(RECEIPT),
       receipt_summary_report: voucherSummary(RECEIPT),
+      sales_report: voucherLines(SALES),
+      sales_summary_report: voucherSummary(SALES),
+      purchase_voucher_report: voucherLines(PURCHASE),
+      purchase_voucher_summary_report: voucherSummary(PURCHASE),
+      contra_report: voucherLines(CONTRA),
     },
     routes(app, deps) {
       engineHooks = deps.hooks

@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from 'kysely'
+import { voucherSpecs } from '../../../schema/entities/accounting/vouchers'
 import type { Executor } from '../../db/types'
-import type { ReportRun } from '../../engine/reports'
+import type { Registry } from '../../engine/list-query'
+import { withMoreColumns, type ReportRun, type ReportSource } from '../../engine/reports'
 import type { Values } from '../../engine/validate'
 
 /**
@@ -22,20 +24,36 @@ import type { Values } from '../../engine/validate'
  * Balances and sums are shown to the cent by `round(…, 2)`, never cast to the column's
  * `numeric(20,2)`: a sum of amounts that each fit the column need not fit it.
  */
-export type LedgerStatementParams = { ledger: number; subLedger: number | null; dateAfter: string | null; dateBefore: string | null }
+/**
+ * The statement's ledgers: one (the ledger report), several taken as one account (the cash
+ * or bank statement: every ledger under Cash-in-Hand or Bank Accounts), or every ledger (null:
+ * a sub-ledger's statement).
+ */
+export type LedgerStatementParams = { ledgers: readonly number[] | null; subLedger: number | null; dateAfter: string | null; dateBefore: string | null }
 
 export const statementParamsOf = (params: Values): LedgerStatementParams => ({
-  ledger: Number(params.ledger),
+  ledgers: [Number(params.ledger)],
   subLedger: params.sub_ledger == null ? null : Number(params.sub_ledger),
   dateAfter: typeof params.date_after === 'string' ? params.date_after : null,
   dateBefore: typeof params.date_before === 'string' ? params.date_before : null,
 })
 
-/** The rows (alias `a`) or the day totals (alias `t`) of the ledger and sub-ledger, up to the period's end. */
+/**
+ * Rows (of alias `alias`) of the statement's ledgers. One ledger is compared as one value, not
+ * as a list of one: the index on `(ledger, log_date, id)` then gives its rows in date order
+ * with no sort, which is what keeps a deep page of a busy ledger fast.
+ */
+function inLedgers(alias: string, p: LedgerStatementParams): RawBuilder<unknown> {
+  const ledger = sql.ref(`${alias}.ledger`)
+  if (p.ledgers === null) return sql`true`
+  return p.ledgers.length === 1 ? sql`${ledger} = ${p.ledgers[0]}::bigint` : sql`${ledger} = any(${[...p.ledgers]}::bigint[])`
+}
+
+/** The rows (alias `a`) or the day totals (alias `t`) of the ledgers and sub-ledger, up to the period's end. */
 function ofLedger(alias: 'a' | 't', p: LedgerStatementParams): RawBuilder<unknown> {
   const col = (name: string) => sql.ref(`${alias}.${name}`)
   // The totals keep "no sub-ledger" as 0; a sub-ledger asked for is an id, never 0.
-  return sql`${col('ledger')} = ${p.ledger}::bigint
+  return sql`${inLedgers(alias, p)}
     and (${p.subLedger}::bigint is null or ${col('sub_ledger')} = ${p.subLedger}::bigint)
     and (${p.dateBefore}::date is null or ${col('log_date')} <= ${p.dateBefore}::date)`
 }
@@ -118,9 +136,9 @@ function balanceOf(p: LedgerStatementParams, opening: string): RawBuilder<unknow
   const sub = (alias: 't' | 'd') => sql`(${p.subLedger}::bigint is null or ${sql.ref(`${alias}.sub_ledger`)} = ${p.subLedger}::bigint)`
   return sql`round(${opening}::numeric
     + coalesce((select sum(t.debit_amount - t.credit_amount) from ledger_day_total t
-        where t.ledger = n.ledger and ${sub('t')} and ${inPeriod('t', p)} and t.log_date < n.log_date), 0)
+        where ${inLedgers('t', p)} and ${sub('t')} and ${inPeriod('t', p)} and t.log_date < n.log_date), 0)
     + coalesce((select sum(d.debit_amount - d.credit_amount) from account_log d
-        where d.ledger = n.ledger and ${sub('d')} and d.log_date = n.log_date and d.id <= n.id), 0), 2)`
+        where ${inLedgers('d', p)} and ${sub('d')} and d.log_date = n.log_date and d.id <= n.id), 0), 2)`
 }
 
 /** A column of the row `n.id` (alias `n`), read for that row alone. */
@@ -150,8 +168,33 @@ export function statementRows(p: LedgerStatementParams, opening: string, lines: 
  * opening and closing have no amounts, so the totals are the period's movement. Its count and
  * totals come from the day totals, and for a page it gives that page's rows alone.
  */
-export const ledgerReportRows: ReportRun = async ({ db, params, page }) => {
-  const p = statementParamsOf(params)
+export const ledgerReportRows: ReportRun = async (args) =>
+  withMoreColumns(await statementReportRows(args, statementParamsOf(args.params)), sql`${voucherIdOf(args.registry)} as voucher_id`)
+
+/**
+ * The id of a row of the voucher of a statement's line `r` (its form opens by any of them):
+ * what the ledger report's drill-down from a line to its voucher opens. Null for the opening
+ * and closing rows, a voucher that is gone, or a reference that is no voucher's number. The
+ * voucher is looked up by its number on the day the number names (a voucher moved to another
+ * day takes that day's number), so the index of its date finds it: its number has none.
+ */
+export function voucherIdOf(registry: Registry): RawBuilder<unknown> {
+  const ref = sql.ref('r.reference_no')
+  const kinds = voucherSpecs.filter((spec) => registry.some((e) => e.name === spec.kind))
+  if (kinds.length === 0) return sql`null::bigint`
+  const cases = kinds.map(({ kind, prefix, dateField }) => {
+    const part = (from: number, length: number) => sql`substr(${ref}, ${sql.lit(prefix.length + from)}, ${sql.lit(length)})::int`
+    // The month's first day plus the day's number: a number naming no real day finds nothing rather than failing.
+    const day = sql`make_date(${part(1, 4)}, ${part(5, 2)}, 1) + (${part(7, 2)} - 1)`
+    const shape = `^${prefix}[1-9][0-9]{3}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])00[1-9][0-9]*$`
+    return sql`when r.log_type = ${kind} and ${ref} ~ ${shape}
+      then (select min(v.id) from ${sql.id(kind)} v where v.${sql.ref(dateField)} = ${day} and v.invoice_no = ${ref})`
+  })
+  return sql`case ${sql.join(cases, sql` `)} end`
+}
+
+/** The statement of `p`'s ledgers as a report's rows; of several ledgers, each line names its own (`ledger`). */
+export async function statementReportRows({ db, page }: Parameters<ReportRun>[0], p: LedgerStatementParams): Promise<ReportSource> {
   const { opening, closing, rows, debit, credit } = await statementBalances(db, p)
   const count = rows + 2
   // Line 0 is the opening, line rows + 1 the closing: page k shows lines (k − 1)·size … k·size − 1; a page past the end is the last (as the engine clamps it).
@@ -169,6 +212,7 @@ export const ledgerReportRows: ReportRun = async ({ db, params, page }) => {
       case when n.id is null then null else ${columnOf('details')} end as details,
       n.debit_amount, n.credit_amount,
       case when n.id is null then n.balance else ${balanceOf(p, opening)} end as balance
+      ${p.ledgers?.length === 1 ? sql`` : sql`, (select l.name from ledger_account l where l.id = n.ledger) as ledger`}
     from (
       select 0::bigint as line_no, null::bigint as id, null::bigint as ledger, ${p.dateAfter}::date as log_date, 'opening_balance'::text as kind,
         null::numeric as debit_amount, null::numeric as credit_amount, round(${opening}::numeric, 2) as balance

@@ -183,13 +183,18 @@ export function judgePosting(posting: Posting, facts: PostingFacts, names: Posti
  * Accounts walked down (`union` stops at a cycle), and the ledgers in them — the one
  * definition the posting rules, the ledgers' `is_cash_bank` and the voucher lists share.
  */
-export const cashBankLedgerIds: RawBuilder<unknown> = sql`
+export const cashBankLedgerIds: RawBuilder<unknown> = ledgersUnder(CASH_BANK_GROUPS)
+
+/** The ids of the ledgers in the named groups or any group below them, as a subquery (names compared without case). */
+export function ledgersUnder(groups: readonly string[]): RawBuilder<unknown> {
+  return sql`
   with recursive down (id) as (
-    select g.id from "group" g where lower(g.name) = any(${CASH_BANK_GROUPS.map((g) => g.toLowerCase())}::text[])
+    select g.id from "group" g where lower(g.name) = any(${groups.map((g) => g.toLowerCase())}::text[])
     union
     select g.id from "group" g join down on g.head_group = down.id
   )
   select l.id from ledger_account l join down on l.head_group = down.id`
+}
 
 /**
  * Of the given ledger accounts, those that hold cash or money in a bank: their group, or a

@@ -8,6 +8,7 @@ import { rowIdOf } from '../../engine/request'
 import { notFound } from '../../engine/service'
 import { adjustmentMoves, adjustmentPosting } from './adjustments'
 import { moveStock, openStock, reverseStock, standingStock, stockOf, type StockRow } from './stock'
+import { stockReportRows } from './stock-report'
 
 /**
  * Inventory (issue 21): each product's stock and the append-only stock ledger, both kept
@@ -77,6 +78,7 @@ export function inventoryModule(): DomainModule {
       standing: (trx, document) => standingStock(trx, document),
     },
     stockMoves: { stock_adjustment: adjustmentMoves },
+    reports: { stock_report: stockReportRows },
     postings: { stock_adjustment: adjustmentPosting },
     hooks: {
       // Each stock row with its product's threshold, and whether it is low (checklist 43).

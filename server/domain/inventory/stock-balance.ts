@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Message } from '../../../schema/kit'
 import { isCalendarDate } from '../../../schema/kit/validators'
 import type { Executor } from '../../db/types'
@@ -61,19 +61,21 @@ function checked(query: StockBalanceQuery): void {
 /** A row as the query gives it: `[product, opening units, opening value, in units, in value, out units, out value, closing units, closing value, rate]`. */
 type Packed = [number, number, string, number, string, number, string, number, string, string]
 
-export async function stockBalance(db: Executor, query: StockBalanceQuery): Promise<StockBalanceRow[]> {
-  checked(query)
-  const { from, to } = query
-  const products = query.products ? [...query.products] : null
-  // One JSON value rather than a row per product: the embedded database hands each value of a
-  // result over on its own, which for every product's ten columns cost as much as the query.
-  const result = await sql<{ rows: string }>`
-    with page as (
-      select p.id as product from product p
-      where ${products}::bigint[] is null or p.id = any(${products}::bigint[])
-      order by p.id
-      limit ${query.limit ?? null}::bigint offset ${query.offset ?? 0}::bigint
-    ), balance as (
+/**
+ * The balance of each product `products` gives (a query of one column, `product`) over the
+ * period `from`…`to`: the columns of StockBalanceRow, values to the cent, the rate to four
+ * places — two lookups in the day totals per product. The stock balance and the stock report
+ * (stock-report.ts) both read it, so that they cannot disagree.
+ */
+export function balanceRows(products: RawBuilder<unknown>, from: string, to: string): RawBuilder<unknown> {
+  return sql`
+    select b.product, b.opening_quantity, round(b.opening_value, 2) as opening_value, b.in_quantity, round(b.in_value, 2) as in_value,
+      b.out_quantity, round(b.out_value, 2) as out_value, b.closing_quantity, round(b.closing_value, 2) as closing_value,
+      (case when b.closing_quantity > 0
+        -- In cents and 1/10,000ths, as valuation.ts rounds a rate: (2 × value × 100 + units) div (2 × units).
+        then round(div(b.closing_value * 20000 + b.closing_quantity, 2 * b.closing_quantity) * 0.0001, 4)
+        else b.last_rate end)::numeric(18,4) as valuation_rate
+    from (
       select page.product,
         coalesce(o.in_quantity_to_date - o.out_quantity_to_date, 0) as opening_quantity,
         coalesce(o.in_value_to_date - o.out_value_to_date, 0) as opening_value,
@@ -84,21 +86,30 @@ export async function stockBalance(db: Executor, query: StockBalanceQuery): Prom
         coalesce(c.in_quantity_to_date - c.out_quantity_to_date, 0) as closing_quantity,
         coalesce(c.in_value_to_date - c.out_value_to_date, 0) as closing_value,
         coalesce(c.valuation_rate_after, 0) as last_rate
-      from page
+      from (${products}) page
       left join lateral (select t.* from stock_day_total t where t.product = page.product and t.movement_date < ${from}::date
         order by t.movement_date desc limit 1) o on true
       left join lateral (select t.* from stock_day_total t where t.product = page.product and t.movement_date <= ${to}::date
         order by t.movement_date desc limit 1) c on true
-    )
+    ) b`
+}
+
+export async function stockBalance(db: Executor, query: StockBalanceQuery): Promise<StockBalanceRow[]> {
+  checked(query)
+  const products = query.products ? [...query.products] : null
+  const page = sql`
+    select p.id as product from product p
+    where ${products}::bigint[] is null or p.id = any(${products}::bigint[])
+    order by p.id
+    limit ${query.limit ?? null}::bigint offset ${query.offset ?? 0}::bigint`
+  // One JSON value rather than a row per product: the embedded database hands each value of a
+  // result over on its own, which for every product's ten columns cost as much as the query.
+  const result = await sql<{ rows: string }>`
     select coalesce(json_agg(json_build_array(
-      b.product, b.opening_quantity, round(b.opening_value, 2)::text, b.in_quantity, round(b.in_value, 2)::text,
-      b.out_quantity, round(b.out_value, 2)::text, b.closing_quantity, round(b.closing_value, 2)::text,
-      (case when b.closing_quantity > 0
-        -- In cents and 1/10,000ths, as valuation.ts rounds a rate: (2 × value × 100 + units) div (2 × units).
-        then round(div(b.closing_value * 20000 + b.closing_quantity, 2 * b.closing_quantity) * 0.0001, 4)
-        else b.last_rate end)::numeric(18,4)::text
+      b.product, b.opening_quantity, b.opening_value::text, b.in_quantity, b.in_value::text,
+      b.out_quantity, b.out_value::text, b.closing_quantity, b.closing_value::text, b.valuation_rate::text
     ) order by b.product), '[]')::text as rows
-    from balance b`.execute(db)
+    from (${balanceRows(page, query.from, query.to)}) b`.execute(db)
   const rows = JSON.parse(result.rows[0]?.rows ?? '[]') as Packed[]
   return rows.map(([product, openingQuantity, openingValue, inQuantity, inValue, outQuantity, outValue, closingQuantity, closingValue, rate]) => ({
     product,

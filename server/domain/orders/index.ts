@@ -5,6 +5,7 @@ import { paymentHooks, paymentPosting, refundHooks, refundPosting } from './paym
 import { sendInvoiceHandler } from './invoice-mail'
 import { registerOrderRoutes } from './routes'
 import { orderWidgets } from './widgets'
+import { orderReportRows, orderSummaryRows } from './order-reports'
 import { cancelHandler, confirmHandler, orderHooks, orderMoves, salePosting } from './sale'
 
 /**
@@ -23,6 +24,7 @@ export function ordersModule(): DomainModule {
     stockMoves: { order: orderMoves },
     postings: { order: salePosting, order_payment: paymentPosting, order_refund: refundPosting },
     widgets: orderWidgets,
+    reports: { order_report: orderReportRows, order_summary_report: orderSummaryRows },
     routes: registerOrderRoutes,
     async onStart({ db, registry }) {
       // The statuses every order's `order_status` follows: whichever is missing is added, in order.

@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { money } from '../../../schema/kit'
+import { pdfFonts } from '../../engine/pdf'
 
 /**
- * An order's invoice as a PDF (issue 22), drawn with pdfkit in DejaVu Sans — a TrueType font
- * shipped in the `dejavu-fonts-ttf` package, embedded as a subset, so Turkish (ı İ ş ğ) and
- * any Latin text print the same on every machine. pdfkit and the font are loaded on the first
- * invoice, not at start-up.
+ * An order's invoice as a PDF (issue 22), drawn with pdfkit in DejaVu Sans (server/engine/pdf.ts:
+ * the font embedded as a subset, so Turkish (ı İ ş ğ) and any Latin text print the same on
+ * every machine; pdfkit and the font are loaded on the first PDF, not at start-up).
  *
  * Right-to-left text is not laid out by pdfkit: it joins Arabic letters (fontkit shapes them)
  * but does not reorder a line that mixes directions (words, numbers, Latin). An Arabic
@@ -46,13 +44,6 @@ export const dueOf = (order: { net_amount: string; paid_amount: string }): strin
   return money.compare(due, '0') < 0 ? '0.00' : due
 }
 
-const require = createRequire(import.meta.url)
-let fonts: Promise<{ regular: Buffer; bold: Buffer }> | undefined
-
-/** DejaVu Sans and its bold, read once from their package. */
-const fontsOnce = () =>
-  (fonts ??= Promise.all([readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')), readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))]).then(([regular, bold]) => ({ regular, bold })))
-
 const A4 = { width: 595.28, height: 841.89 }
 const MARGIN = 48
 const INK = '#1f2937'
@@ -61,7 +52,7 @@ const RULE = '#d1d5db'
 const BAND = '#f3f4f6'
 
 export async function invoicePdf(facts: InvoiceFacts, { t, locale }: InvoiceLocale): Promise<Buffer> {
-  const [{ default: PDFDocument }, { regular, bold }] = await Promise.all([import('pdfkit'), fontsOnce()])
+  const [{ default: PDFDocument }, { regular, bold }] = await Promise.all([import('pdfkit'), pdfFonts()])
   const amounts = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })
   const counts = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' })

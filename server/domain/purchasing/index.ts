@@ -3,6 +3,7 @@ import { notify } from '../../engine/notify'
 import { makePurchaseHandler } from './from-request'
 import { paymentHooks, paymentPosting } from './payments'
 import { billPosting, cancelHandler, confirmHandler, purchaseHooks, purchaseMoves } from './purchases'
+import { purchaseFinalRows, purchaseRequestSummaryRows } from './purchase-reports'
 import { registerPurchasingRoutes } from './routes'
 
 /**
@@ -30,6 +31,7 @@ export function purchasingModule(): DomainModule {
     },
     actions: { purchase_final: { confirm: confirmHandler, cancel: cancelHandler }, purchase_request: { make_purchase: makePurchaseHandler } },
     stockMoves: { purchase_final: purchaseMoves },
+    reports: { purchase_final_report: purchaseFinalRows, purchase_request_summary_report: purchaseRequestSummaryRows },
     postings: { purchase_final: billPosting, purchase_payment: paymentPosting },
     routes: registerPurchasingRoutes,
   }

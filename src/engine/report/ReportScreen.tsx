@@ -1,4 +1,5 @@
-import type { KeyboardEvent } from 'react'
+import { Link } from '@tanstack/react-router'
+import { lazy, Suspense, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AnyField } from '../../../schema/kit'
 import type { Report } from '../../../schema/kit/report'
@@ -12,15 +13,20 @@ import { Banner } from '../ui/Banner'
 import { Icon } from '../ui/icons'
 import { Spinner } from '../ui/PageSpinner'
 import { Pagination } from '../ui/Pagination'
+import type { ReportRow } from './report-api'
 import { REPORT_PAGE_SIZES, type ParamValue } from './report-search'
 import { useReportController, type ReportController } from './useReportController'
 
+// recharts is drawn only where a chart is: its own chunk, fetched when a report with one first runs.
+const ReportChart = lazy(() => import('./ReportChart'))
+
 /**
  * The generic report screen of any registry report (`defineReport`): its title, the
- * parameter form (the registry's widgets and rules), Print and the CSV download, and the
- * rows in the list's card with the totals row and, for a paged report, the pages. The
- * behaviour is `useReportController`'s; this file renders. Printing shows the title, the
- * parameters used and the table (styles.css, `@media print`).
+ * parameter form (the registry's widgets and rules), Print and the CSV and PDF downloads, its
+ * chart when it has one, and the rows in the list's card with the totals row and, for a paged
+ * report, the pages; a figure with a drill-down is a link to what it is made of. The behaviour
+ * is `useReportController`'s; this file renders. Printing shows the title, the parameters used,
+ * the chart and the table (styles.css, `@media print`).
  */
 const secondaryButton =
   'inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
@@ -47,6 +53,10 @@ export function ReportScreen({ report }: { report: Report }) {
             {c.isDownloading ? <Spinner className="size-4" /> : <Icon name="download" className="size-4" />}
             {t('report.download_csv')}
           </button>
+          <button type="button" className={secondaryButton} onClick={c.downloadPdf} disabled={!c.isRunnable || c.isDownloadingPdf} aria-busy={c.isDownloadingPdf}>
+            {c.isDownloadingPdf ? <Spinner className="size-4" /> : <Icon name="download" className="size-4" />}
+            {t('report.download_pdf')}
+          </button>
         </div>
       </header>
 
@@ -54,6 +64,8 @@ export function ReportScreen({ report }: { report: Report }) {
       <ParametersUsed controller={c} />
 
       {c.errorMessage && <Banner kind="error">{c.errorMessage}</Banner>}
+
+      {report.chart && c.isRunnable && !c.errorMessage && <ChartPanel controller={c} title={title} />}
 
       <ReportTable controller={c} />
     </div>
@@ -141,6 +153,42 @@ function RecordName({ entity, id }: { entity: AnyEntity; id: number }) {
   return <>{record.data ? labelOf(entity, record.data) : `#${id}`}</>
 }
 
+const chartFrame = 'rounded-xl border border-slate-200 bg-white p-4 shadow-xs break-inside-avoid dark:border-slate-800 dark:bg-slate-900'
+
+/** The report's chart over every row of the run, above the table; nothing when the run has no rows. */
+function ChartPanel({ controller: c, title }: { controller: ReportController; title: string }) {
+  const { t } = useTranslation()
+  const skeleton = <div className="h-64 animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+  if (c.isChartFailed) return <p className="text-sm text-slate-500 dark:text-slate-400">{t('report.chart_failed')}</p>
+  if (c.chart && c.chart.points.length === 0) return null
+  return (
+    <figure className={chartFrame} aria-label={t('report.chart_of', { report: title })} aria-busy={!c.chart}>
+      {c.chart ? (
+        <Suspense fallback={skeleton}>
+          <ReportChart report={c.report} data={c.chart} />
+        </Suspense>
+      ) : (
+        skeleton
+      )}
+      {c.chart?.isCut && <figcaption className="mt-2 text-xs text-slate-500 dark:text-slate-400">{t('report.chart_cut', { count: c.chart.points.length })}</figcaption>}
+    </figure>
+  )
+}
+
+const drillClass = 'text-indigo-600 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400'
+
+/** A row's value in a column: a link when the figure leads to what it is made of (the report's `drill`). */
+function ReportCell({ controller: c, name, row }: { controller: ReportController; name: string; row: ReportRow }) {
+  const cell = <FieldCell field={c.report.columns[name]!} value={row[name]} />
+  const link = row[name] === null || row[name] === undefined || row[name] === '' ? null : c.linkOf(name, row)
+  if (!link) return cell
+  return (
+    <Link to={link.to} search={link.search} className={drillClass}>
+      {cell}
+    </Link>
+  )
+}
+
 /** The numbers of a totals row come as decimal strings; whole counts are shown as the column's numbers are. */
 function totalValue(field: AnyField, text: string): string | number {
   if (field.cell === 'number' && /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text)
@@ -197,10 +245,10 @@ function ReportTable({ controller: c }: { controller: ReportController }) {
               <td key={name} className={`px-3 py-3 first:ps-4 ${alignOf(name)} ${isKeptWhole(name) ? 'whitespace-nowrap' : ''} ${j === 0 ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'}`}>
                 {j === 0 && !isKeptWhole(name) ? (
                   <div className="min-w-36 max-w-64">
-                    <FieldCell field={fieldOf(name)} value={row[name]} />
+                    <ReportCell controller={c} name={name} row={row} />
                   </div>
                 ) : (
-                  <FieldCell field={fieldOf(name)} value={row[name]} />
+                  <ReportCell controller={c} name={name} row={row} />
                 )}
               </td>
             ))}

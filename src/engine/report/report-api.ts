@@ -5,10 +5,11 @@ import { queryOfParams } from './report-params'
 import type { ParamValue } from './report-search'
 
 /**
- * A report's two calls (server/engine/reports.ts): a run — `GET <base>/?<params>&page=&size=`
- * answering a page of rows, the count and the totals over every row — and the CSV download
- * of every row, `GET <base>/csv?<params>`, which is a file, not JSON, but needs the token
- * and the language like every call.
+ * A report's calls (server/engine/reports.ts): a run — `GET <base>/?<params>&page=&size=`
+ * answering a page of rows, the count and the totals over every row (and apart, the rows'
+ * hidden columns, which join their rows here) — its chart's points, `GET <base>/chart?<params>`,
+ * and its files, the CSV of every row and the PDF, `GET <base>/csv|pdf?<params>`, which are
+ * not JSON but need the token and the language like every call.
  */
 export type ReportRow = Readonly<Record<string, unknown>>
 
@@ -33,7 +34,9 @@ export async function fetchReport(report: Report, run: ReportRun, signal?: Abort
     signal,
   })
   const answer = isRecord(body) ? body : {}
-  const rows = Array.isArray(answer.rows) ? answer.rows.filter(isRecord) : []
+  const hidden = Array.isArray(answer.hidden) ? answer.hidden : []
+  // What a drill-down needs is in the row it leads from; the row's own columns win a clash.
+  const rows = Array.isArray(answer.rows) ? answer.rows.filter(isRecord).map((row, i) => (isRecord(hidden[i]) ? { ...hidden[i], ...row } : row)) : []
   const totals = isRecord(answer.totals) ? Object.fromEntries(Object.entries(answer.totals).map(([k, v]) => [k, String(v)])) : {}
   return {
     rows,
@@ -45,11 +48,29 @@ export async function fetchReport(report: Report, run: ReportRun, signal?: Abort
   }
 }
 
-/** Every row of a run as CSV, with the column labels in the interface language. */
-export async function fetchReportCsv(report: Report, params: Readonly<Record<string, ParamValue>>, signal?: AbortSignal): Promise<Blob> {
-  const url = new URL(`${report.api.base}/csv`, globalThis.location?.origin ?? 'http://localhost')
+/** A chart's point: its label (null: none; `is_other`: the rest summed), and its values as decimal strings. */
+export type ReportChartPoint = { label: string | null; values: Readonly<Record<string, string>>; isOther: boolean }
+export type ReportChartData = { points: readonly ReportChartPoint[]; isCut: boolean }
+
+export async function fetchReportChart(report: Report, params: Readonly<Record<string, ParamValue>>, signal?: AbortSignal): Promise<ReportChartData> {
+  const body = await apiRequest(`${report.api.base}/chart`, { searchParams: queryOfParams(params), signal })
+  const answer = isRecord(body) ? body : {}
+  const points = (Array.isArray(answer.points) ? answer.points.filter(isRecord) : []).map((p) => ({
+    label: typeof p.label === 'string' ? p.label : null,
+    values: isRecord(p.values) ? Object.fromEntries(Object.entries(p.values).map(([k, v]) => [k, String(v)])) : {},
+    isOther: p.is_other === true,
+  }))
+  return { points, isCut: answer.is_cut === true }
+}
+
+export type ReportFileKind = 'csv' | 'pdf'
+const fileTypes: Record<ReportFileKind, string> = { csv: 'text/csv', pdf: 'application/pdf' }
+
+/** A run as a file: every row as CSV, or the PDF the server draws, in the interface language. */
+export async function fetchReportFile(report: Report, kind: ReportFileKind, params: Readonly<Record<string, ParamValue>>, signal?: AbortSignal): Promise<Blob> {
+  const url = new URL(`${report.api.base}/${kind}`, globalThis.location?.origin ?? 'http://localhost')
   for (const [name, value] of Object.entries(queryOfParams(params))) url.searchParams.set(name, value)
-  const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: 'text/csv' }
+  const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: fileTypes[kind] }
   const token = apiToken()
   if (token) headers.Authorization = token
   let response: Response

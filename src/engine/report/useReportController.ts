@@ -9,22 +9,42 @@ import { isApiError } from '../api'
 import { errorText } from '../errors'
 import type { FormValues, SubmitValues } from '../form/form-values'
 import { showAlert } from '../ui/notifications'
-import { fetchReport, fetchReportCsv, saveFile, type ReportPage, type ReportRow } from './report-api'
+import { fetchReport, fetchReportChart, fetchReportFile, saveFile, type ReportFileKind, type ReportPage, type ReportRow } from './report-api'
 import { checkParams, formValuesOf, paramsKey } from './report-params'
 import { DEFAULT_REPORT_PAGE_SIZE, searchOfReport, splitReportSearch, type ParamValue } from './report-search'
 import { useCanPick } from '../pickable'
+import { screenRequirement } from '../../auth/access'
+import { useAccess } from '../../auth/useAccess'
+import { useEntities, useReports } from '../entities-context'
+import { drillLink, type DrillContext } from './report-drill'
 
 /**
  * The headless report screen (ra-core's controller): the parameters live in the address —
  * the form starts from it and Run (or Enter) writes it — so a reload or a shared link shows
  * the same report. A report whose parameters in the address pass the registry's rules runs
  * at once; otherwise the fields say what is wrong and nothing is asked of the server. The
- * server's field errors (400) go onto their fields. Paging, the CSV download and printing
- * act on the run the address describes. The view only renders this state.
+ * server's field errors (400) go onto their fields. Paging, the chart (of every row, asked for
+ * once per set of parameters, whatever the page), the CSV and PDF downloads and printing act on
+ * the run the address describes. The view only renders this state.
  */
 export const reportKeys = {
   all: (name: string) => ['report', name] as const,
   run: (name: string, params: Readonly<Record<string, ParamValue>>, page: number, size: number) => ['report', name, 'run', paramsKey(params), page, size] as const,
+  chart: (name: string, params: Readonly<Record<string, ParamValue>>) => ['report', name, 'chart', paramsKey(params)] as const,
+}
+
+const failedKeys: Record<ReportFileKind, string> = { csv: 'report.download_failed', pdf: 'report.pdf_failed' }
+
+/** A file of the run (`<report>.csv`, `<report>.pdf`) into the browser's downloads; what went wrong in an alert. */
+function useDownload(report: Report, params: Readonly<Record<string, ParamValue>>, kind: ReportFileKind) {
+  const { t } = useTranslation()
+  return useMutation({
+    mutationFn: () => fetchReportFile(report, kind, params),
+    onSuccess: (blob) => saveFile(blob, `${report.name}.${kind}`),
+    onError: (e) => {
+      showAlert({ kind: 'error', text: `${t(failedKeys[kind])} ${errorText(t, e)}` })
+    },
+  })
 }
 
 const noRows: readonly ReportRow[] = []
@@ -77,6 +97,13 @@ export function useReportController(report: Report) {
   })
   const data: ReportPage | undefined = isRunnable ? query.data : undefined
 
+  const chart = useQuery({
+    queryKey: reportKeys.chart(report.name, params),
+    queryFn: ({ signal }) => fetchReportChart(report, params, signal),
+    enabled: isRunnable && report.chart !== undefined,
+    placeholderData: keepPreviousData,
+  })
+
   // The server judged the parameters otherwise (400 with a field map): its words go onto the fields.
   const error = isRunnable ? query.error : null
   useEffect(() => {
@@ -103,17 +130,26 @@ export function useReportController(report: Report) {
   const run = form.handleSubmit(async (values) => {
     const next = values as Record<string, ParamValue>
     // The same parameters again: run them again (the data may have changed), on the same page.
-    if (paramsKey(next) === key) await query.refetch()
+    if (paramsKey(next) === key) await Promise.all([query.refetch(), ...(report.chart ? [chart.refetch()] : [])])
     else await go({ params: next, size: search.size })
   })
 
-  const csv = useMutation({
-    mutationFn: () => fetchReportCsv(report, params),
-    onSuccess: (blob) => saveFile(blob, `${report.name}.csv`),
-    onError: (e) => {
-      showAlert({ kind: 'error', text: `${t('report.download_failed')} ${errorText(t, e)}` })
-    },
-  })
+  // A figure's drill-down, to what the user may open.
+  const entities = useEntities()
+  const reports = useReports()
+  const access = useAccess()
+  const drill = useMemo<DrillContext>(
+    () => ({
+      entityOf: (name) => entities.find((e) => e.name === name),
+      reportOf: (name) => reports.find((r) => r.name === name),
+      mayOpenRecord: (entity) => access.meets(screenRequirement(entity, 'record')),
+      mayOpenReport: (target) => access.can(target.permission),
+    }),
+    [entities, reports, access],
+  )
+
+  const csv = useDownload(report, params, 'csv')
+  const pdf = useDownload(report, params, 'pdf')
 
   const totalPages = Math.max(1, data?.totalPages ?? 1)
   return {
@@ -141,6 +177,13 @@ export function useReportController(report: Report) {
     print: () => window.print(),
     downloadCsv: () => csv.mutate(),
     isDownloading: csv.isPending,
+    downloadPdf: () => pdf.mutate(),
+    isDownloadingPdf: pdf.isPending,
+    /** The chart's points (every row of the run), when the report has a chart and they have come. */
+    chart: isRunnable ? chart.data : undefined,
+    isChartFailed: isRunnable && chart.isError,
+    /** Where a row's figure in `column` leads (the report's `drill`), or null. */
+    linkOf: (column: string, row: ReportRow) => drillLink(report, column, row, params, drill),
   }
 }
 

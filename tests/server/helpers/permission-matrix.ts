@@ -72,7 +72,7 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
     }
   }
   for (const r of reports) {
-    out.push({ method: 'GET', url: `${r.api.base}/`, access: permission(r.permission) }, { method: 'GET', url: `${r.api.base}/csv`, access: permission(r.permission) })
+    for (const path of ['', 'csv', 'pdf', ...(r.chart ? ['chart'] : [])]) out.push({ method: 'GET', url: `${r.api.base}/${path}`, access: permission(r.permission) })
     // The contract's route of the same rows.
     if (r.contract) out.push({ method: 'GET', url: r.contract.path, access: permission(r.permission) })
   }
@@ -138,7 +138,16 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
         { method: 'DELETE', url: `${e.api.base}/delete_multiple/`, access: p('DELETE') },
       ]
     }),
-    ...(reports.some((r) => r.name === 'ledger_report') ? [{ method: 'GET', url: '/account_log_report/api/v1/account_log_report/general/', access: permission('LEDGER_REPORT_VIEW') }] : []),
+    // The statements at the contract's routes (server/domain/accounting/account-log-routes.ts): one ledger's, the cash and bank books, a sub-ledger's.
+    ...(reports.some((r) => r.name === 'ledger_report')
+      ? ['general/', 'for_person_or_company_ledger/'].map((path) => ({ method: 'GET', url: `/account_log_report/api/v1/account_log_report/${path}`, access: permission('LEDGER_REPORT_VIEW') }))
+      : []),
+    ...(reports.some((r) => r.name === 'account_statement')
+      ? ['by_ledger_type/', 'for_cash_ledger/', 'for_bank_ledger_or_bank_account_group/', 'for_sub_ledger/'].map((path) => ({ method: 'GET', url: `/account_log_report/api/v1/account_log_report/${path}`, access: permission('ACCOUNT_STATEMENT_VIEW') }))
+      : []),
+    ...(reports.some((r) => r.name === 'account_statement_summary')
+      ? [{ method: 'GET', url: '/account_log_report/api/v1/account_log_report/get_total_cash_dr_cr_bank_dr_cr/', access: permission('ACCOUNT_STATEMENT_SUMMARY_VIEW') }]
+      : []),
     // The people search (server/domain/identity/people-search.ts): any kind of person the caller may list.
     { method: 'GET', url: PEOPLE_SEARCH_PATH, access: permission(...peopleKinds(entities).map((e) => e.permissions.LIST)) },
     // The category level lists (server/domain/catalogue/category-routes.ts): the entity's LIST.

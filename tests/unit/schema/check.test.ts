@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { checkRegistry, entities, RegistryError } from '../../../schema'
 import { registryKeys, type Catalogue } from '../../../schema/check'
-import { defineEntity, f } from '../../../schema/kit'
+import { defineEntity, defineReport, f } from '../../../schema/kit'
 import { defineWidget } from '../../../schema/kit/widget'
 import { catalogues } from '../../../server/i18n'
 
@@ -158,6 +158,82 @@ describe('checkRegistry', () => {
       { entity: 'widget', message: "duplicate list key 'widgets'" },
     ])
     expect(error.message).toBe("The entity registry has 2 problem(s):\n  - widget.owner: unknown ref target 'nowhere'\n  - widget: duplicate list key 'widgets'")
+  })
+
+  describe('a report’s chart, hidden columns and drill-downs', () => {
+    const target = defineReport({ name: 'sales_by_day', module: 'test', route: 'sales-by-day', params: { day: f.date({ required: true }), shop: f.ref('widget', { required: true }) }, columns: { amount: f.money() } })
+    const report = (over: Record<string, unknown>) =>
+      defineReport({
+        name: 'sales',
+        module: 'test',
+        route: 'sales',
+        params: { day: f.date() },
+        columns: { day: f.date(), kind: f.choice(['widget', 'opening']), note: f.text(), orders: f.integer(), amount: f.money() },
+        hidden: { record: f.integer() },
+        ...over,
+      } as Parameters<typeof defineReport>[0])
+    const problemsOf = (r: ReturnType<typeof report>) => checkRegistry([widget()], {}, [r, target]).map((p) => `${p.entity}${p.field ? `.${p.field}` : ''}: ${p.message}`)
+
+    it('passes a chart of number columns by a shown one, a hidden id and drill-downs to an entity, to the entity a row names and to a report', () => {
+      const good = report({
+        chart: { kind: 'bar', label: 'kind', values: ['orders', 'amount'] },
+        drill: {
+          note: { entity: 'widget', id: 'record' },
+          kind: { entity: { fromColumn: 'kind' }, id: 'record' },
+          amount: { report: 'sales_by_day', params: { shop: 'record' } },
+        },
+      })
+      expect(problemsOf(good)).toEqual([])
+      expect([good.columnNames, good.hiddenNames]).toEqual([['day', 'kind', 'note', 'orders', 'amount'], ['record']])
+      // A hidden column needs no label: no one reads it.
+      expect(registryKeys([], [good])).not.toContain('field.record')
+    })
+
+    it('reports a chart of columns it does not have or that are not numbers', () => {
+      expect(problemsOf(report({ chart: { kind: 'pie', label: 'ghost', values: ['note', 'amount'] } }))).toEqual([
+        "sales: chart label 'ghost' is not a column",
+        "sales.note: a chart plots number columns (this one is 'text')",
+        'sales: a pie chart plots one value column',
+      ])
+      expect(problemsOf(report({ chart: { kind: 'donut', label: 'day', values: ['orders'] } }))).toEqual(["sales: chart kind 'donut' is none of bar, line, pie"])
+    })
+
+    it('reports a hidden column named as a column or a parameter', () => {
+      expect(problemsOf(report({ hidden: { amount: f.money(), day: f.date(), Bad: f.text() } }))).toEqual([
+        'sales.amount: a hidden column is named as a column or a parameter',
+        'sales.day: a hidden column is named as a column or a parameter',
+        'sales.Bad: name must match /^[a-z][a-z0-9_]*$/',
+      ])
+    })
+
+    it('reports drill-downs to what the registry does not have, by columns the report does not have', () => {
+      expect(
+        problemsOf(
+          report({
+            drill: {
+              record: { entity: 'widget', id: 'record' },
+              note: { entity: 'ghost', id: 'note' },
+              day: { entity: { fromColumn: 'nowhere' }, id: 'ghost' },
+              kind: { entity: { fromColumn: 'kind' }, id: 'record' },
+              orders: { report: 'ghost_report' },
+              amount: { report: 'sales_by_day', params: { week: 'day', day: 'nothing' } },
+            },
+            columns: { day: f.date(), kind: f.choice(['opening', 'closing']), note: f.text(), orders: f.integer(), amount: f.money() },
+          }),
+        ),
+      ).toEqual([
+        'sales.record: a drill-down starts from a column',
+        "sales.note: a drill-down id is a record's id, an integer column (this one is 'text')",
+        "sales.note: drill-down to unknown entity 'ghost'",
+        "sales.day: drill-down id 'ghost' is not a column",
+        "sales.day: drill-down takes its entity from 'nowhere', which is not a column",
+        "sales.kind: drill-down takes its entity from 'kind', none of whose choices is an entity",
+        "sales.orders: drill-down to unknown report 'ghost_report'",
+        "sales.amount: drill-down gives 'week', which is not a parameter of 'sales_by_day'",
+        "sales.amount: drill-down takes 'day' from 'nothing', which is neither a column nor a parameter",
+        "sales.amount: drill-down to 'sales_by_day' does not give its required parameter 'shop'",
+      ])
+    })
   })
 
   it('asks the catalogues for entity, field, option and validation keys', () => {
