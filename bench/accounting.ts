@@ -11,17 +11,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sql, type RawBuilder } from 'kysely'
+import { sql } from 'kysely'
 import { entities, reportRegistry } from '../schema'
 import { connect, type Connection } from '../server/db/connect'
 import { seed } from '../server/demo/seed'
 import { migrate } from '../server/db/sync'
 import { seedChart } from '../server/domain/accounting/chart-seed'
-import { ledgerReportRows } from '../server/domain/accounting/ledger-report'
-import { trialBalanceRows } from '../server/domain/accounting/trial-balance'
-import type { ReportRun, ReportSource } from '../server/engine/reports'
 import type { Report } from '../schema/kit'
-import { accountingModule } from '../server/domain/accounting'
+import { reportCase, reportFloor } from './report-floor'
 import { postgresBinDir, startPostgres, type Cluster } from '../tests/support/postgres-cluster'
 import { startServer, type RunningServer } from '../tests/support/server-process'
 import { createLedgers, fillLedger, voucherOf, YEAR, type BenchLedgers } from './accounting-data'
@@ -41,7 +38,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 10)
 const TARGET_MS = 300
 
 const { ledger_report: ledgerReport, trial_balance: trialBalance } = reportRegistry
-const accountingReports = accountingModule().reports ?? {}
 
 /** The database: a throwaway cluster or a PGlite directory, and the bench's own connection to it (PGlite: closed while a server holds it). */
 type BenchDatabase = { serverEnv: Record<string, string>; open: () => Promise<Connection>; dispose: () => void }
@@ -69,18 +65,6 @@ async function database(kind: Kind): Promise<BenchDatabase> {
 
 type Case = { name: string; path: string; floor: (db: Connection['db']) => Promise<void> }
 
-const sourceOf = (s: ReportSource) => ('query' in s && !('compile' in s) ? s : { query: s as RawBuilder<unknown>, summary: undefined })
-
-/**
- * What the engine's report route runs (server/engine/reports.ts): the report's own queries,
- * the count and totals (unless the report gives them), and the page (or every row).
- */
-async function reportFloor(db: Connection['db'], run: typeof ledgerReportRows, params: Record<string, unknown>, totals: readonly string[], order: RawBuilder<unknown>, page?: { page: number; size: number }): Promise<void> {
-  const { query, summary } = sourceOf(await run({ db, params, actor: null, registry: [], page }))
-  if (!summary) await sql`select ${sql.join([sql`count(*) as __count`, ...totals.map((c) => sql`coalesce(sum(r.${sql.id(c)}), 0)::text as ${sql.id(c)}`)])} from (${query}) r`.execute(db)
-  await sql`select * from (${query}) r ${order} ${page && !summary ? sql`limit ${page.size} offset ${(page.page - 1) * page.size}` : sql``}`.execute(db)
-}
-
 const PAGE_SIZE = 30
 
 /** The issue's three cases, and the year's last page of the ledger report (`cashRowsInYear`: Cash's rows in the year). */
@@ -89,22 +73,10 @@ function cases(l: BenchLedgers, cashRowsInYear: number): Case[] {
   const ledgerCase = (name: string, after: string, before: string, page = 1): Case => ({
     name,
     path: `${ledgerReport.api.base}/?ledger=${l.cash}&date_after=${after}&date_before=${before}&page=${page}&size=${size}`,
-    floor: (db) => reportFloor(db, ledgerReportRows, { ledger: l.cash, date_after: after, date_before: before }, ledgerReport.totals, sql`order by r.line_no asc`, { page, size }),
+    floor: (db) => reportFloor(db, ledgerReport, { ledger: l.cash, date_after: after, date_before: before }, { page, size }),
   })
   // The opening and closing rows come with the period's.
   const lastPage = Math.ceil((cashRowsInYear + 2) / size)
-  // Any other report of the registry: its route's page 1 (or every row), and the same run of its query on the connection.
-  const reportCase = (name: string, report: Report, params: Record<string, string | number>): Case => {
-    const run = accountingReports[report.name as keyof typeof accountingReports] as ReportRun | undefined
-    if (!run) throw new Error(`the accounting module has no rows for ${report.name}`)
-    const order = sql`order by ${sql.join(report.ordering.map((o) => (o.startsWith('-') ? sql`r.${sql.id(o.slice(1))} desc` : sql`r.${sql.id(o)} asc`)))}`
-    const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))
-    return {
-      name,
-      path: `${report.api.base}/?${query}${report.isPaged ? `&page=1&size=${size}` : ''}`,
-      floor: (db) => reportFloor(db, run, params, report.totals, order, report.isPaged ? { page: 1, size } : undefined),
-    }
-  }
   const june = { date_after: `${YEAR}-06-01`, date_before: `${YEAR}-06-30` }
   const year = { date_after: `${YEAR}-01-01`, date_before: `${YEAR}-12-31` }
   return [
@@ -117,14 +89,16 @@ function cases(l: BenchLedgers, cashRowsInYear: number): Case[] {
       ['account statement, Bank, June', reportRegistry.account_statement, { account_type: 'Bank', ...june }],
       ['account statement, Cash, year', reportRegistry.account_statement, { account_type: 'Cash', ...year }],
       ['account statement summary, June', reportRegistry.account_statement_summary, { start_date: june.date_after, end_date: june.date_before }],
-    ].map(([name, report, params]) => reportCase(`${name as string}, ${YEAR}`, report as Report, params as Record<string, string>)),
+      ['profit and loss', reportRegistry.profit_loss, year],
+      ['balance sheet, year end', reportRegistry.balance_sheet, { date_before: year.date_before }],
+    ].map(([name, report, params]) => reportCase(`${name as string}, ${YEAR}`, report as Report, params as Record<string, string>, size)),
     ledgerCase(`ledger report, Cash, June ${YEAR}`, `${YEAR}-06-01`, `${YEAR}-06-30`),
     ledgerCase(`ledger report, Cash, ${YEAR}`, `${YEAR}-01-01`, `${YEAR}-12-31`),
     ledgerCase(`ledger report, Cash, ${YEAR}, last page (${lastPage})`, `${YEAR}-01-01`, `${YEAR}-12-31`, lastPage),
     {
       name: `trial balance, ${YEAR}`,
       path: `${trialBalance.api.base}/?date_after=${YEAR}-01-01&date_before=${YEAR}-12-31`,
-      floor: (db) => reportFloor(db, trialBalanceRows, { date_after: `${YEAR}-01-01`, date_before: `${YEAR}-12-31` }, trialBalance.totals, sql`order by r.group_name asc, r.ledger asc`),
+      floor: (db) => reportFloor(db, trialBalance, { date_after: `${YEAR}-01-01`, date_before: `${YEAR}-12-31` }),
     },
   ]
 }

@@ -29,7 +29,8 @@ import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import { entities, widgets } from '../schema'
+import { entities, reportRegistry, widgets } from '../schema'
+import { reportCase } from './report-floor'
 import { todayIso } from '../schema/kit/dates'
 import type { Widget } from '../schema/kit/widget'
 import { connect } from '../server/db/connect'
@@ -263,6 +264,17 @@ function routeCases(): RouteCase[] {
       },
       widgets: shown,
     })
+  }
+  // The reports over the orders, the stock and the purchases (issue 24): their first page, or every row of a summary.
+  const year = { date_after: daysBack(364), date_before: today }
+  for (const [name, report, params] of [
+    ['order report with profit, last 365 days', reportRegistry.order_report, year],
+    ['order summary by month, last 365 days', reportRegistry.order_summary_report, { ...year, group_by: 'month' }],
+    ['stock report, last 365 days', reportRegistry.stock_report, year],
+    ['purchase report, last 365 days', reportRegistry.purchase_final_report, year],
+  ] as const) {
+    const c = reportCase(name, report, params)
+    cases.push({ ...c, widgets: [] })
   }
   return cases
 }

@@ -275,7 +275,7 @@ for (const kind of databaseKinds) {
     })
 
     it('Permission: saves with 2xx answers that carry no detail', async () => {
-      await replayJsonScreen(c, { p: '/permission/api/v1/permission', listKey: 'permissions', search: 'name', create: { name: `REPORT_${sequence}_PRINT` }, edit: { name: `REPORT_${++sequence}_EXPORT` }, cells: ['name'] })
+      await replayJsonScreen(c, { p: '/permission/api/v1/permission', listKey: 'permissions', search: 'name', create: { name: `PRINTS_${sequence}_REPORT` }, edit: { name: `REPORT_${++sequence}_EXPORT` }, cells: ['name'] })
     })
 
     it('Role: lists 5 a page, opens with permission ids, saves {name, permissions, all} without detail', async () => {

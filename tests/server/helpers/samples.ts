@@ -44,8 +44,13 @@ export function sampleValue(field: AnyField, n: number, refIds: RefIds): unknown
     case 'integer':
       // A unique one (a menu's position) differs from every other sample's: n is distinct per sample and field.
       if (field.isUnique) return n
-      // 1…100 (a percent fits), and another for each sample of the same field (n is sample·100 + field).
-      return ((Math.floor(n / 100) + n) % 100) + 1
+      // 1…100 (a percent fits), and another for each sample of the same field (n is sample·100 + field);
+      // within the field's own bounds when they are narrower (a month, 1…12).
+      {
+        const spread = (Math.floor(n / 100) + n) % 100
+        const [low, high] = [Math.max(field.min ?? 1, 1), Math.min(field.max ?? 100, 100)]
+        return low + (spread % (high - low + 1))
+      }
     case 'decimal': {
       const { precision, scale } = numericShape(field)
       const whole = Math.min(precision - scale, 2)
