@@ -23,7 +23,8 @@ export const accountStatement = defineReport({
     date_after: f.date({ label: 'field.date_after' }),
     date_before: f.date({ label: 'field.date_before' }),
   },
-  columns: { ...ledgerReport.columns, ledger: f.text({ label: 'field.ledger' }) },
+  // The ledger's report's columns, each line naming its ledger after its reference.
+  columns: (({ line_no, log_date, reference_no, ...rest }) => ({ line_no, log_date, reference_no, ledger: f.text({ label: 'field.ledger' }), ...rest }))(ledgerReport.columns),
   hidden: ledgerReport.hidden,
   drill: ledgerReport.drill,
   totals: ['debit_amount', 'credit_amount'],

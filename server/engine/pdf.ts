@@ -16,10 +16,28 @@ const require = createRequire(import.meta.url)
 let fonts: Promise<{ regular: Buffer; bold: Buffer }> | undefined
 
 /** DejaVu Sans and its bold, read once from their package. */
-export const pdfFonts = () =>
+const pdfFonts = () =>
   (fonts ??= Promise.all([readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')), readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))]).then(([regular, bold]) => ({ regular, bold })))
 
 /** The language a PDF is printed in: the reader's, but English for a right-to-left one (see above). */
+/**
+ * A new document's bytes, whole once it ends, with DejaVu Sans registered as `body` and
+ * `bold`: what every PDF the app draws starts from.
+ */
+export async function openPdf(options: PDFKit.PDFDocumentOptions): Promise<{ doc: PDFKit.PDFDocument; ended: Promise<Buffer> }> {
+  const [{ default: PDFDocument }, { regular, bold }] = await Promise.all([import('pdfkit'), pdfFonts()])
+  const doc = new PDFDocument(options)
+  const chunks: Buffer[] = []
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk))
+  const ended = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+  })
+  doc.registerFont('body', regular)
+  doc.registerFont('bold', bold)
+  return { doc, ended }
+}
+
 export const pdfLanguageOf = <L extends string>(language: L): L | 'en' => (language === 'ar' ? 'en' : language)
 
 export type PdfColumn = {
@@ -101,16 +119,7 @@ function fitWidths(natural: readonly number[], columns: readonly PdfColumn[], ro
 }
 
 export async function tablePdf(table: TablePdf): Promise<Buffer> {
-  const [{ default: PDFDocument }, { regular, bold }] = await Promise.all([import('pdfkit'), pdfFonts()])
-  const doc = new PDFDocument({ autoFirstPage: false, bufferPages: true, margin: MARGIN, info: { Title: table.title } })
-  const chunks: Buffer[] = []
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-  const ended = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-  })
-  doc.registerFont('body', regular)
-  doc.registerFont('bold', bold)
+  const { doc, ended } = await openPdf({ autoFirstPage: false, bufferPages: true, margin: MARGIN, info: { Title: table.title } })
 
   // Landscape when the columns would not fit a portrait page as they are; headers wrap between words only when they must.
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)

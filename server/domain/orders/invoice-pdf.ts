@@ -1,5 +1,5 @@
 import { money } from '../../../schema/kit'
-import { pdfFonts } from '../../engine/pdf'
+import { openPdf } from '../../engine/pdf'
 
 /**
  * An order's invoice as a PDF (issue 22), drawn with pdfkit in DejaVu Sans (server/engine/pdf.ts:
@@ -52,7 +52,6 @@ const RULE = '#d1d5db'
 const BAND = '#f3f4f6'
 
 export async function invoicePdf(facts: InvoiceFacts, { t, locale }: InvoiceLocale): Promise<Buffer> {
-  const [{ default: PDFDocument }, { regular, bold }] = await Promise.all([import('pdfkit'), pdfFonts()])
   const amounts = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })
   const counts = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' })
@@ -66,15 +65,7 @@ export async function invoicePdf(facts: InvoiceFacts, { t, locale }: InvoiceLoca
   const { order } = facts
   const title = `${t('print.invoice')} ${order.order_no}`
 
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, bufferPages: true, info: { Title: title, Author: facts.company?.name || undefined, Subject: title } })
-  const chunks: Buffer[] = []
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-  const ended = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-  })
-  doc.registerFont('body', regular)
-  doc.registerFont('bold', bold)
+  const { doc, ended } = await openPdf({ size: 'A4', margin: MARGIN, bufferPages: true, info: { Title: title, Author: facts.company?.name || undefined, Subject: title } })
 
   const left = MARGIN
   const right = A4.width - MARGIN
