@@ -87,7 +87,7 @@ export interface Rule {
   /** Facts about referenced rows the rule reads through `context.fact`. */
   readonly facts?: readonly RuleFact[]
   /** What the rule is, for screens that show it live (`balanced`: a balance indicator under the lines). */
-  readonly kind?: { readonly balanced: { readonly lines: string; readonly debit: string; readonly credit: string } }
+  readonly kind?: { readonly balanced: { readonly lines: string; readonly debit: string; readonly credit: string; readonly tolerance?: string } }
 }
 
 /**

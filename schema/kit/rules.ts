@@ -38,16 +38,23 @@ const lineAmounts = (values: ComputeInput, lines: string, field: string): Amount
   ((values[lines] as ReadonlyArray<Record<string, unknown>> | null) ?? []).map((line) => line[field] as Amount)
 
 /** The lines' debits and credits add up to the same total; the message gets both totals and the difference. */
-export function balanced(lines: string, debit: string, credit: string, message: `validation.${string}`): Rule {
+/**
+ * The lines' debits equal their credits — or, with a `tolerance` (a voucher's rounding,
+ * domain-anchors rule 35), differ by no more than it: what is left over is the posting's to
+ * settle (a Round Off line), anything more is refused.
+ */
+export function balanced(lines: string, debit: string, credit: string, message: `validation.${string}`, tolerance?: string): Rule {
   const totals = (values: ComputeInput) => ({ debit: sum(lineAmounts(values, lines, debit)), credit: sum(lineAmounts(values, lines, credit)) })
+  const allowed = tolerance === undefined ? 0n : toMinor(tolerance)
   return {
     field: lines,
     message,
     fields: [lines],
-    kind: { balanced: { lines, debit, credit } },
+    kind: { balanced: { lines, debit, credit, ...(tolerance === undefined ? {} : { tolerance }) } },
     check: (values) => {
       const t = totals(values)
-      return toMinor(t.debit) === toMinor(t.credit)
+      const difference = toMinor(t.debit) - toMinor(t.credit)
+      return (difference < 0n ? -difference : difference) <= allowed
     },
     params: (values) => {
       const t = totals(values)

@@ -42,7 +42,7 @@ type Tree = { [name: string]: Tree }
 type Listed = { id: number; name: string; head_group: { id: number; name: string } | null; head_primarygroup: { id: number; name: string } | null; is_deletable: boolean; nature: string; normal_balance: string }
 
 describeEachDatabase('chart of accounts', (t) => {
-  it('seeds the four primary groups, the 31 groups and the 6 ledgers of §4.6 exactly — with the 3 of perpetual inventory — none deletable, and seeds nothing twice', async () => {
+  it('seeds the four primary groups, the 31 groups and the 6 ledgers of §4.6 exactly — with the 3 of perpetual inventory, the order’s 2 and Round Off — none deletable, and seeds nothing twice', async () => {
     const primaries = (await t.current.call({ method: 'GET', url: `${PRIMARY}/without_pagination/all/` })).body.primary_groups as Listed[]
     expect(primaries.map((p) => [p.name, p.is_deletable])).toEqual(PRIMARY_GROUPS.map((n) => [n, false]))
     const groups = (await t.current.call({ method: 'GET', url: `${GROUP}/without_pagination/all/` })).body.groups as Listed[]
@@ -56,12 +56,12 @@ describeEachDatabase('chart of accounts', (t) => {
     const ledgers = ((await t.current.call({ method: 'GET', url: `${LEDGER}/without_pagination/all/` })).body.ledger_accounts as Listed[]).filter((l) => l.is_deletable === false)
     const headName = (l: Listed) => l.head_group?.name ?? l.head_primarygroup?.name
     expect(ledgers.map((l) => [l.name, headName(l), l.is_deletable]).sort()).toEqual(
-      [['Bank', 'Bank Accounts'], ['Cash', 'Cash-in-Hand'], ['Profit & Loss A/C', 'Liabilities'], ['Company Purchase', 'Purchase Accounts'], ['Company Sales', 'Sales Accounts'], ['Opening Balance Of Customer', 'Customers'], ['Stock In Hand', 'Stock-in-Hand'], ['Stock Adjustment', 'Indirect Expenses'], ['Cost of Goods Sold', 'Direct Expenses'], ['Shipping Charges', 'Direct Incomes'], ['Output Tax', 'Duties & Taxes']]
+      [['Bank', 'Bank Accounts'], ['Cash', 'Cash-in-Hand'], ['Profit & Loss A/C', 'Liabilities'], ['Company Purchase', 'Purchase Accounts'], ['Company Sales', 'Sales Accounts'], ['Opening Balance Of Customer', 'Customers'], ['Stock In Hand', 'Stock-in-Hand'], ['Stock Adjustment', 'Indirect Expenses'], ['Cost of Goods Sold', 'Direct Expenses'], ['Shipping Charges', 'Direct Incomes'], ['Output Tax', 'Duties & Taxes'], ['Round Off', 'Indirect Expenses']]
         .map(([n, h]) => [n, h, false])
         .sort(),
     )
     expect(SEEDED_GROUPS).toHaveLength(31)
-    expect(SEEDED_LEDGERS).toHaveLength(11)
+    expect(SEEDED_LEDGERS).toHaveLength(12)
     // Every start seeds again: nothing is added twice.
     await t.current.db.transaction().execute((trx) => seedChart(trx))
     expect([await countRows(t.current, 'primary_group'), await countRows(t.current, 'group')]).toEqual([4, 31])

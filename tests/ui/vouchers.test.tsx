@@ -124,9 +124,14 @@ describe('voucher entry', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Total debit (740.00) and total credit (750.50) must be equal: they differ by 10.50.')
     expect(sent).toHaveLength(0)
 
+    // A few cents apart (rounding) count as balanced: the difference goes to Round Off when posted.
+    await user.clear(amountInput('Debit', 3))
+    await user.type(amountInput('Debit', 3), '50.47')
+    expect(screen.getByTestId('balance')).toHaveTextContent('Balanced: 0.03 goes to Round Off')
+    expect(screen.getByTestId('balance')).toHaveAttribute('data-balanced', 'true')
     await user.clear(amountInput('Debit', 3))
     await user.type(amountInput('Debit', 3), '50.50')
-    expect(screen.getByTestId('balance')).toHaveTextContent('Balanced')
+    expect(screen.getByTestId('balance')).toHaveTextContent(/^Balanced$/)
     // A message that no longer applies goes away as the lines are fixed.
     await waitFor(() => expect(screen.queryByText(/must be equal/)).toBeNull())
     await user.type(screen.getByRole('textbox', { name: 'Details' }), 'November rent')

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { LogType } from '../../../schema/entities/accounting/account-log'
 import type { Message, Rule } from '../../../schema/kit'
 import { sideRules, voucherRules } from '../../../schema/entities/accounting/voucher-rules'
-import { MONEY_MAX, MONEY_WHOLE_DIGITS, parseDecimal } from '../../../schema/kit'
+import { MONEY_MAX, MONEY_WHOLE_DIGITS, parseDecimal, rules as ruleKit } from '../../../schema/kit'
 import { fromMinor, MONEY_SCALE, toMinor } from '../../../schema/kit/money'
 import { isCalendarDate } from '../../../schema/kit/validators'
 import { utcDay } from '../../../schema/kit/dates'
@@ -98,6 +98,7 @@ export type FieldErrors = Record<string, Message[]>
 /** The groups whose ledgers hold money (domain-anchors §1.2): payments leave them, receipts enter them. */
 export const CASH_BANK_GROUPS = ['Cash-in-Hand', 'Bank Accounts'] as const
 
+const EXACTLY_BALANCED = ruleKit.balanced('items', 'debit_amount', 'credit_amount', 'validation.unbalanced')
 const MAX_REFERENCE = 50
 const PRECISION = 20
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
@@ -157,7 +158,9 @@ export function judgePosting(posting: Posting, facts: PostingFacts, names: Posti
   })
   if (!areAmountsValid || !areLedgersKnown || posting.lines.length < 2) return errors
 
-  const { rules, lineRules } = voucherRules(posting.kind)
+  const { rules: kindRules, lineRules } = voucherRules(posting.kind)
+  // The ledger balances to the cent, whatever a voucher's form lets through: its rounding is a line of its own by now (voucher-postings.ts).
+  const rules = kindRules.map((rule) => (rule.kind?.balanced ? EXACTLY_BALANCED : rule))
   const context = { mode: 'create' as const, input: {}, fact: (target: string, id: unknown, name: string) => (target === 'ledger_account' && name === 'is_cash_bank' ? facts.cashBank.has(Number(id)) : undefined) }
   const inNames: Readonly<Record<string, string>> = { ledger: names.ledger, debit_amount: names.debit, credit_amount: names.credit }
   const messageOf = (rule: Rule, values: Readonly<Record<string, unknown>>): Message => {

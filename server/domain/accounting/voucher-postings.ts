@@ -1,5 +1,7 @@
 import { voucherSpecs, type VoucherSpec } from '../../../schema/entities/accounting/vouchers'
-import type { Row } from '../../db/types'
+import { money } from '../../../schema/kit'
+import type { Executor, Row } from '../../db/types'
+import { seededLedger } from './ledgers'
 import type { Posting, PostingOf } from '../../engine/posting'
 
 /**
@@ -9,13 +11,28 @@ import type { Posting, PostingOf } from '../../engine/posting'
  */
 const postingOf =
   (spec: VoucherSpec): PostingOf =>
-  ({ record }): Posting => ({
-    date: String(record[spec.dateField]).slice(0, 10),
-    branch: (record.branch as number | null) ?? null,
-    subLedger: spec.hasSubLedger ? ((record.sub_ledger as number | null) ?? null) : null,
-    details: (record.details as string | null) ?? null,
-    lines: ((record.items as Row[] | null) ?? []).map((line) => ({ ledger: Number(line.ledger), debit: String(line.debit_amount), credit: String(line.credit_amount) })),
-  })
+  async ({ record, trx }): Promise<Posting> => {
+    const lines = ((record.items as Row[] | null) ?? []).map((line) => ({ ledger: Number(line.ledger), debit: String(line.debit_amount), credit: String(line.credit_amount) }))
+    return {
+      date: String(record[spec.dateField]).slice(0, 10),
+      branch: (record.branch as number | null) ?? null,
+      subLedger: spec.hasSubLedger ? ((record.sub_ledger as number | null) ?? null) : null,
+      details: (record.details as string | null) ?? null,
+      lines: [...lines, ...(await roundOff(trx, lines))],
+    }
+  }
+
+/**
+ * What evens the lines out when their sides differ by the few cents the voucher's rule lets
+ * through (ROUND_OFF_LIMIT, domain-anchors rule 35): a line of the difference to the seeded
+ * Round Off ledger, on the short side. None when they balance.
+ */
+async function roundOff(trx: Executor, lines: ReadonlyArray<{ debit: string; credit: string }>): Promise<Array<{ ledger: number; debit?: string; credit?: string }>> {
+  const difference = money.subtract(money.sum(lines.map((l) => l.debit)), money.sum(lines.map((l) => l.credit)))
+  if (money.isZero(difference)) return []
+  const ledger = await seededLedger(trx, 'Round Off')
+  return money.compare(difference, '0') > 0 ? [{ ledger, credit: difference }] : [{ ledger, debit: money.subtract('0', difference) }]
+}
 
 export const voucherPostings: Record<string, PostingOf> = Object.fromEntries(voucherSpecs.map((spec) => [spec.kind, postingOf(spec)]))
 

@@ -30,7 +30,7 @@ type Props = {
   /** A module's widgets for the lines' cells, by `<lines>.<field>` (`items.ledger`). */
   widgets?: Readonly<Record<string, ComponentType<WidgetProps>>>
   /** The document's rule that the lines balance (`rules.balanced`): shown live under them. */
-  balance?: { readonly debit: string; readonly credit: string }
+  balance?: { readonly debit: string; readonly credit: string; readonly tolerance?: string }
   /** Judges the lines again (the form's `trigger`): after a save was tried, rules over the lines follow each change. */
   revalidate?: (name: string) => Promise<boolean>
   /** The form's `setValue`: a line's value fetched from the row it refers to (Field.fetchFrom) is filled in with it. */
@@ -292,7 +292,7 @@ export function LinesEditor({ name, field, labelKey, control, storedLabels, isDi
           <Icon name="plus" className="size-4" />
           {t('lines.add')}
         </button>
-        {balance && <BalanceIndicator lines={computed} debit={balance.debit} credit={balance.credit} />}
+        {balance && <BalanceIndicator lines={computed} debit={balance.debit} credit={balance.credit} tolerance={balance.tolerance} />}
       </div>
     </section>
   )
