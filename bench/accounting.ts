@@ -166,9 +166,9 @@ async function main(): Promise<void> {
   let conn: Connection | undefined = await db.open()
   const t0 = performance.now()
   await migrate(conn.db, entities)
-  await seed(conn.db, { isDemo: true })
-  // The server seeds the chart at its start; the bench's ledgers need it before.
+  // The server seeds the chart at its start; the demo and the bench's ledgers need it before.
   await conn.db.transaction().execute(seedChart)
+  await seed(conn.db, { isDemo: true })
   const ledgers = await createLedgers(conn.db)
   const version = (await sql<{ v: string }>`select version() as v`.execute(conn.db)).rows[0]!.v.split(' on ')[0]!
   console.log(`${KIND} (${version}) migrated and seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`)

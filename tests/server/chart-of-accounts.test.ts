@@ -65,7 +65,7 @@ describeEachDatabase('chart of accounts', (t) => {
     // Every start seeds again: nothing is added twice.
     await t.current.db.transaction().execute((trx) => seedChart(trx))
     expect([await countRows(t.current, 'primary_group'), await countRows(t.current, 'group')]).toEqual([4, 31])
-    expect((await sql<{ n: number }>`select count(*)::int as n from ledger_account where is_deletable = false`.execute(t.current.db)).rows[0]!.n).toBe(11)
+    expect((await sql<{ n: number }>`select count(*)::int as n from ledger_account where is_deletable = false`.execute(t.current.db)).rows[0]!.n).toBe(12)
   })
 
   it('answers the contract list keys and nests a head as {id, name}; primary groups have no create or update', async () => {
