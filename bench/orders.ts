@@ -35,8 +35,8 @@ import { todayIso } from '../schema/kit/dates'
 import type { Widget } from '../schema/kit/widget'
 import { connect } from '../server/db/connect'
 import type { Db } from '../server/db/types'
-import { orderWidgets } from '../server/domain/orders/widgets'
-import type { WidgetParams } from '../server/engine/widgets'
+import { defaultModules } from '../server/app'
+import type { WidgetParams, WidgetRun } from '../server/engine/widgets'
 import { startPostgres, type Cluster } from '../tests/support/postgres-cluster'
 import { startServer, type RunningServer } from '../tests/support/server-process'
 import { writeSection } from './accounting-results'
@@ -228,6 +228,9 @@ const halfOf = (amount: string) => {
 
 type RouteCase = { name: string; path: string | null; floor: (db: Db) => Promise<unknown>; widgets: Widget[] }
 
+/** Every module's widget queries, by widget name (the orders', the tickets', the stock's…). */
+const widgetRuns: Readonly<Record<string, WidgetRun>> = Object.assign({}, ...defaultModules().map((m) => m.widgets ?? {}))
+
 /**
  * Every widget's contract route; the widgets a dashboard shows without a route of their own
  * (their SQL alone); then the two dashboards in one request each, whose floor is their widgets'
@@ -236,7 +239,7 @@ type RouteCase = { name: string; path: string | null; floor: (db: Db) => Promise
 function routeCases(): RouteCase[] {
   // `shared`: what one request's widgets share (a dashboard's floor shares as its request does).
   const run = (w: Widget, params = NO_PERIOD) => {
-    const f = orderWidgets[w.name]
+    const f = widgetRuns[w.name]
     if (!f) throw new Error(`no query for the widget ${w.name}`)
     return (db: Db, shared = new Map<string, Promise<unknown>>()) => f({ db, params, actor: null, registry: entities, shared })
   }
@@ -384,7 +387,7 @@ async function explainWidget(url: string, w: Widget): Promise<string[]> {
     },
   }) as unknown as Db
   try {
-    await orderWidgets[w.name]!({ db, params: NO_PERIOD, actor: null, registry: entities, shared: new Map() })
+    await widgetRuns[w.name]!({ db, params: NO_PERIOD, actor: null, registry: entities, shared: new Map() })
     const plans: string[] = []
     for (const q of [...caught]) {
       const r = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers) ${q.sql}`, [...q.parameters]))
@@ -513,7 +516,7 @@ async function main(): Promise<void> {
 
     const first = await dashboardSection(
       `The dashboard over the ${count(ORDERS)} orders`,
-      `No period asked (every order; the analytics' sales over time: its last 30 days) but for the analytics as its screen asks them (the last 30 days, its default, and the last 365, its widest), after \`VACUUM ANALYZE\` as autovacuum would have done: ${ROUTE_REQUESTS} requests each, one after the other, after ${WARMUP} untimed. The SQL floor is the widget's own query (\`orderWidgets\`, server/domain/orders/widgets.ts) run as often on the bench's own connection — no HTTP, JSON or permission check; a dashboard's floor is its widgets' queries one after the other, as the server runs them.`,
+      `No period asked (every order; the analytics' sales over time: its last 30 days) but for the analytics as its screen asks them (the last 30 days, its default, and the last 365, its widest), after \`VACUUM ANALYZE\` as autovacuum would have done: ${ROUTE_REQUESTS} requests each, one after the other, after ${WARMUP} untimed. The SQL floor is the widget's own query (its module's \`widgets\`, e.g. server/domain/orders/widgets.ts) run as often on the bench's own connection — no HTTP, JSON or permission check; a dashboard's floor is its widgets' queries one after the other, as the server runs them.`,
       server,
       token,
       db,

@@ -1,10 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import { entities } from '../schema'
 import type { Report } from '../schema/kit'
-import { accountingModule } from '../server/domain/accounting'
-import { inventoryModule } from '../server/domain/inventory'
-import { ordersModule } from '../server/domain/orders'
-import { purchasingModule } from '../server/domain/purchasing'
+import { defaultModules } from '../server/app'
 import type { Db } from '../server/db/types'
 import type { ReportRun, ReportSource } from '../server/engine/reports'
 
@@ -14,7 +11,7 @@ import type { ReportRun, ReportSource } from '../server/engine/reports'
  * report gives them), then the page asked for (or every row) — directly on a connection,
  * without HTTP, auth or JSON.
  */
-const runs: Readonly<Record<string, ReportRun>> = Object.assign({}, ...[accountingModule(), inventoryModule(), ordersModule(), purchasingModule()].map((m) => m.reports ?? {}))
+const runs: Readonly<Record<string, ReportRun>> = Object.assign({}, ...defaultModules().map((m) => m.reports ?? {}))
 
 const sourceOf = (s: ReportSource) => ('query' in s && !('compile' in s) ? s : { query: s as RawBuilder<unknown>, summary: undefined })
 
