@@ -14,7 +14,6 @@ import { join } from 'node:path'
 import { sql } from 'kysely'
 import { entities, reportRegistry } from '../schema'
 import { connect, type Connection } from '../server/db/connect'
-import { seed } from '../server/demo/seed'
 import { migrate } from '../server/db/sync'
 import { seedChart } from '../server/domain/accounting/chart-seed'
 import type { Report } from '../schema/kit'
@@ -166,9 +165,8 @@ async function main(): Promise<void> {
   let conn: Connection | undefined = await db.open()
   const t0 = performance.now()
   await migrate(conn.db, entities)
-  // The server seeds the chart at its start; the demo and the bench's ledgers need it before.
+  // The server seeds the chart at its start, and the demo (with the app's hooks) at its first; the bench's ledgers need the chart before.
   await conn.db.transaction().execute(seedChart)
-  await seed(conn.db, { isDemo: true })
   const ledgers = await createLedgers(conn.db)
   const version = (await sql<{ v: string }>`select version() as v`.execute(conn.db)).rows[0]!.v.split(' on ')[0]!
   console.log(`${KIND} (${version}) migrated and seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
