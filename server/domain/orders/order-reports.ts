@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import { SALE_STATUSES } from '../../../schema/reports/order-reports'
-import type { ReportRun } from '../../engine/reports'
+import type { ReportRun, ReportSummary } from '../../engine/reports'
 import type { Executor } from '../../db/types'
 import type { Values } from '../../engine/validate'
 
@@ -21,41 +21,71 @@ import type { Values } from '../../engine/validate'
 const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)
 const idOf = (v: unknown) => (typeof v === 'number' ? v : null)
 
-/** Each order the parameters ask for, with its figures: `o` (its items sold, revenue, cost, profit, margin). */
-function soldOrders(p: Values): RawBuilder<unknown> {
-  return sql`(select o.id, o.order_no, o.order_date, o."user", o.branch, o.status, o.payment_status, o.paid_amount,
-      f.items_sold, f.revenue, f.cost, f.revenue - f.cost as profit
-    from "order" o
-    cross join lateral (
-      select coalesce(sum(i.quantity), 0)::bigint as items_sold,
-        coalesce(sum(i.quantity * i.price), 0) - o.discount_amount as revenue,
-        round(coalesce(sum(i.quantity * i.unit_cost), 0), 2) as cost
-      from orderitem i where i."order" = o.id) f
-    where o.status = any(${[...SALE_STATUSES]}::text[])
+/** The orders the parameters ask for (alias `o`): sales that stand, of the period, status, customer, branch. */
+function asked(p: Values): RawBuilder<unknown> {
+  return sql`o.status = any(${[...SALE_STATUSES]}::text[])
       and (${text(p.status)}::text is null or o.status = ${text(p.status)})
       and (${text(p.payment_status)}::text is null or o.payment_status = ${text(p.payment_status)})
       and (${idOf(p.user)}::bigint is null or o."user" = ${idOf(p.user)})
       and (${idOf(p.branch)}::bigint is null or o.branch = ${idOf(p.branch)})
       and (${text(p.date_after)}::date is null or o.order_date >= ${text(p.date_after)}::date)
-      and (${text(p.date_before)}::date is null or o.order_date <= ${text(p.date_before)}::date)) o`
+      and (${text(p.date_before)}::date is null or o.order_date <= ${text(p.date_before)}::date)`
+}
+
+/** An order's figures from its lines `i` grouped by the order `o`. */
+const FIGURES = sql`coalesce(sum(i.quantity), 0)::bigint as items_sold,
+      coalesce(sum(i.quantity * i.price), 0) - o.discount_amount as revenue,
+      round(coalesce(sum(i.quantity * i.unit_cost), 0), 2) as cost`
+
+/**
+ * Each order the parameters ask for (`orders`: every one, or the rows of a query of them),
+ * with its figures, as `o`: its lines joined and grouped once — one pass over the lines
+ * however many orders, rather than a lookup per order.
+ */
+function soldOrders(p: Values, orders: RawBuilder<unknown> = sql`"order"`): RawBuilder<unknown> {
+  return sql`(select g.*, g.revenue - g.cost as profit from (
+      select o.id, o.order_no, o.order_date, o."user", o.branch, o.status, o.payment_status, o.paid_amount, ${FIGURES}
+      from ${orders} o left join orderitem i on i."order" = o.id
+      where ${asked(p)}
+      group by o.id, o.order_no, o.order_date, o."user", o.branch, o.status, o.payment_status, o.paid_amount, o.discount_amount) g) o`
 }
 
 const marginOf = (profit: RawBuilder<unknown>, revenue: RawBuilder<unknown>) => sql`round(${profit} * 100 / nullif(${revenue}, 0), 2)`
 
-/** The margin of every order the parameters ask for, from their totals (not an average of the rows' margins). */
-async function totalMargin(db: Executor, p: Values): Promise<string | null> {
-  const found = await sql<{ margin: string | null }>`select ${marginOf(sql`sum(o.profit)`, sql`sum(o.revenue)`)}::text as margin from ${soldOrders(p)}`.execute(db)
-  return found.rows[0]?.margin ?? null
+/**
+ * The count, totals and margin of every order asked for, in one pass (the engine then reads
+ * a page of rows alone): the totals as the engine would sum them, the margin from them (not
+ * an average of the rows' margins).
+ */
+async function summaryOf(db: Executor, p: Values): Promise<{ summary: ReportSummary; margin: string | null }> {
+  const found = await sql<{ n: string; revenue: string; cost: string; profit: string; margin: string | null }>`
+    select count(*) as n, coalesce(sum(o.revenue), 0)::text as revenue, coalesce(sum(o.cost), 0)::text as cost, coalesce(sum(o.profit), 0)::text as profit,
+      ${marginOf(sql`sum(o.profit)`, sql`sum(o.revenue)`)}::text as margin
+    from ${soldOrders(p)}`.execute(db)
+  const row = found.rows[0]!
+  return { summary: { count: Number(row.n), totals: { revenue: row.revenue, cost: row.cost, profit: row.profit } }, margin: row.margin }
 }
 
-export const orderReportRows: ReportRun = async ({ db, params }) => ({
-  query: sql`select o.id, o.id as order_id, o.order_no, o.order_date, concat_ws(' ', u.first_name, u.last_name) as customer, b.name as branch,
-      o.status, o.payment_status, o.revenue, o.cost, o.profit, ${marginOf(sql`o.profit`, sql`o.revenue`)} as margin
-    from ${soldOrders(params)}
-    join "user" u on u.id = o."user"
-    left join branch b on b.id = o.branch`,
-  extra: { margin: await totalMargin(db, params) },
-})
+/**
+ * One row per order. A screen's page reads that page's orders first (in the report's order,
+ * by the index of their date) and their lines alone; an export reads them all.
+ */
+export const orderReportRows: ReportRun = async ({ db, params, page }) => {
+  const { summary, margin } = await summaryOf(db, params)
+  const pageNo = page ? Math.min(page.page, Math.max(1, Math.ceil(summary.count / page.size))) : 1
+  const orders = page
+    ? sql`(select o.* from "order" o where ${asked(params)} order by o.order_date, o.order_no limit ${page.size} offset ${(pageNo - 1) * page.size})`
+    : sql`"order"`
+  return {
+    query: sql`select o.id, o.id as order_id, o.order_no, o.order_date, concat_ws(' ', u.first_name, u.last_name) as customer, b.name as branch,
+        o.status, o.payment_status, o.revenue, o.cost, o.profit, ${marginOf(sql`o.profit`, sql`o.revenue`)} as margin
+      from ${soldOrders(params, orders)}
+      join "user" u on u.id = o."user"
+      left join branch b on b.id = o.branch`,
+    summary,
+    extra: { margin },
+  }
+}
 
 export const orderSummaryRows: ReportRun = async ({ db, params }) => {
   const period = params.group_by === 'month' ? sql`to_char(o.order_date, 'YYYY-MM')` : sql`to_char(o.order_date, 'YYYY-MM-DD')`
@@ -65,6 +95,6 @@ export const orderSummaryRows: ReportRun = async ({ db, params }) => {
         ${marginOf(sql`sum(o.profit)`, sql`sum(o.revenue)`)} as margin, sum(o.paid_amount) as paid_amount
       from ${soldOrders(params)}
       group by 1`,
-    extra: { margin: await totalMargin(db, params) },
+    extra: { margin: (await summaryOf(db, params)).margin },
   }
 }
