@@ -87,14 +87,29 @@ export const orderReportRows: ReportRun = async ({ db, params, page }) => {
   }
 }
 
+type SummaryRow = { period: string | null; is_total: boolean; orders: string; items_sold: string; revenue: string; cost: string; profit: string; margin: string | null; paid_amount: string }
+
+/**
+ * Per day or month, in one pass over the orders' lines: the periods and their grand total
+ * together (`rollup`), the total giving the engine its count and totals and the answer its
+ * margin; the engine then reads the periods back from the answer of that pass, not again from
+ * the orders (at 100,000 orders each pass costs a fifth of a second).
+ */
 export const orderSummaryRows: ReportRun = async ({ db, params }) => {
   const period = params.group_by === 'month' ? sql`to_char(o.order_date, 'YYYY-MM')` : sql`to_char(o.order_date, 'YYYY-MM-DD')`
+  const found = await sql<SummaryRow>`
+    select ${period} as period, grouping(${period}) = 1 as is_total, count(*)::text as orders, coalesce(sum(o.items_sold), 0)::text as items_sold,
+      coalesce(sum(o.revenue), 0)::text as revenue, coalesce(sum(o.cost), 0)::text as cost, coalesce(sum(o.profit), 0)::text as profit,
+      ${marginOf(sql`sum(o.profit)`, sql`sum(o.revenue)`)}::text as margin, coalesce(sum(o.paid_amount), 0)::text as paid_amount
+    from ${soldOrders(params)}
+    group by rollup (${period})`.execute(db)
+  const rows = found.rows.filter((r) => !r.is_total).map(({ is_total: _, ...row }) => row)
+  const total = found.rows.find((r) => r.is_total)
+  const sums = (['orders', 'items_sold', 'revenue', 'cost', 'profit', 'paid_amount'] as const).map((c) => [c, total?.[c] ?? '0'])
   return {
-    query: sql`select ${period} as period, count(*)::bigint as orders, sum(o.items_sold)::bigint as items_sold,
-        sum(o.revenue) as revenue, sum(o.cost) as cost, sum(o.profit) as profit,
-        ${marginOf(sql`sum(o.profit)`, sql`sum(o.revenue)`)} as margin, sum(o.paid_amount) as paid_amount
-      from ${soldOrders(params)}
-      group by 1`,
-    extra: { margin: (await summaryOf(db, params)).margin },
+    query: sql`select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as r(period text, orders bigint, items_sold bigint, revenue numeric, cost numeric, profit numeric, margin numeric, paid_amount numeric)`,
+    summary: { count: rows.length, totals: Object.fromEntries(sums) },
+    extra: { margin: total?.margin ?? null },
   }
 }
