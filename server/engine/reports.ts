@@ -53,7 +53,8 @@ function orderOf(report: Report): RawBuilder<unknown> {
   return keys.length > 0 ? sql`order by ${sql.join(keys)}` : sql``
 }
 
-const paramsShape = (report: Report) => ({ fields: report.params, fieldNames: report.paramNames, rules: report.rules, linesFieldNames: [], fieldLabelKey: report.fieldLabelKey })
+/** A report's parameters as a record shape to validate (`withRules: false`: its fields alone, for a route that judges their combination itself). */
+export const paramsShape = (report: Report, withRules = true) => ({ fields: report.params, fieldNames: report.paramNames, rules: withRules ? report.rules : [], linesFieldNames: [], fieldLabelKey: report.fieldLabelKey })
 
 /**
  * One value of a CSV file. Text is always quoted, and whatever a spreadsheet would start a

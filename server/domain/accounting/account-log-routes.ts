@@ -7,6 +7,7 @@ import { filtersOf, orderingOf, pageOf } from '../../engine/request'
 import { actionConfig, requestContext } from '../../engine/routes'
 import { readList } from '../../engine/service'
 import { validateShape, type Values } from '../../engine/validate'
+import { paramsShape } from '../../engine/reports'
 import { nestedRef } from '../../engine/list-query'
 import { linesStart, statementBalances, statementParamsOf, statementRows, type LedgerStatementParams } from './ledger-report'
 import { accountStatementTotals, statementOf, type AccountType } from './account-statement'
@@ -67,8 +68,6 @@ const relatedLedgers = (names: readonly string[] | null): string | string[] | nu
 
 type StatementOf = (query: Query) => Promise<LedgerStatementParams>
 
-const shapeOf = (report: Report, withRules = true) => ({ fields: report.params, fieldNames: report.paramNames, rules: withRules ? report.rules : [], linesFieldNames: [], fieldLabelKey: report.fieldLabelKey })
-
 const CONTRACT = '/account_log_report/api/v1/account_log_report'
 
 /**
@@ -81,7 +80,7 @@ const CONTRACT = '/account_log_report/api/v1/account_log_report'
 function registerContractStatements(app: FastifyInstance, deps: ModuleDeps): void {
   const ledgerReport = deps.reports.find((r) => r.name === 'ledger_report')
   if (ledgerReport) {
-    const ofLedger: StatementOf = async (query) => statementParamsOf(validateShape(shapeOf(ledgerReport), query as Values))
+    const ofLedger: StatementOf = async (query) => statementParamsOf(validateShape(paramsShape(ledgerReport), query as Values))
     registerStatementRoute(app, deps, `${CONTRACT}/general/`, ledgerReport, ofLedger)
     registerStatementRoute(app, deps, `${CONTRACT}/for_person_or_company_ledger/`, ledgerReport, ofLedger)
   }
@@ -90,13 +89,13 @@ function registerContractStatements(app: FastifyInstance, deps: ModuleDeps): voi
   const ofType =
     (type?: AccountType): StatementOf =>
     (query) =>
-      statementOf(deps.db, validateShape(shapeOf(statement), (type ? { ...query, account_type: type } : query) as Values))
+      statementOf(deps.db, validateShape(paramsShape(statement), (type ? { ...query, account_type: type } : query) as Values))
   registerStatementRoute(app, deps, `${CONTRACT}/by_ledger_type/`, statement, ofType())
   registerStatementRoute(app, deps, `${CONTRACT}/for_cash_ledger/`, statement, ofType('Cash'))
   // A bank ledger named, or every ledger under Bank Accounts (the group).
   registerStatementRoute(app, deps, `${CONTRACT}/for_bank_ledger_or_bank_account_group/`, statement, ofType('Bank'))
   registerStatementRoute(app, deps, `${CONTRACT}/for_sub_ledger/`, statement, async (query) => {
-    const params = validateShape(shapeOf(statement, false), query as Values)
+    const params = validateShape(paramsShape(statement, false), query as Values)
     if (params.sub_ledger == null) throw new ValidationError({ sub_ledger: [{ key: 'validation.required', params: { label: statement.fieldLabelKey('sub_ledger') } }] })
     return statementOf(deps.db, params, true)
   })
@@ -104,7 +103,7 @@ function registerContractStatements(app: FastifyInstance, deps: ModuleDeps): voi
   const summary = deps.reports.find((r) => r.name === 'account_statement_summary')
   if (summary) {
     app.get(`${CONTRACT}/get_total_cash_dr_cr_bank_dr_cr/`, { config: { permission: summary.permission } }, async (request) => {
-      const params = validateShape(shapeOf(summary), request.query as Values)
+      const params = validateShape(paramsShape(summary), request.query as Values)
       const rows = await sql<{ account_type: AccountType; debit_amount: string; credit_amount: string }>`${accountStatementTotals(params)}`.execute(deps.db)
       const of = (type: AccountType) => rows.rows.find((r) => r.account_type === type)
       return { cash_dr_total: of('Cash')?.debit_amount ?? '0.00', cash_cr_total: of('Cash')?.credit_amount ?? '0.00', bank_dr_total: of('Bank')?.debit_amount ?? '0.00', bank_cr_total: of('Bank')?.credit_amount ?? '0.00' }
