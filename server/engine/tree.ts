@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import { storageOf, treeFieldsOf, type AnyField, type Entity, type Fields } from '../../schema/kit'
 import type { Executor } from '../db/types'
 import { ValidationError } from './errors'
@@ -22,6 +22,16 @@ export type TreeStorage = { readonly table: string; readonly column: string }
 /** The storage of an entity's self-reference `field`. */
 export function treeStorageOf(entity: Entity<string, Fields>, field: string): TreeStorage {
   return { table: storageOf(entity, field).name, column: field }
+}
+
+/** The ids of a row and of every row under it, as a subquery (a category and its sub-categories, for a filter). */
+export function subtreeIds(tree: TreeStorage, rootId: number): RawBuilder<unknown> {
+  return sql`with recursive down (id) as (
+      select ${rootId}::bigint
+      union
+      select t.id from down join ${sql.table(tree.table)} t on t.${sql.ref(tree.column)} = down.id
+    )
+    select id from down`
 }
 
 /**

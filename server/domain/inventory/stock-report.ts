@@ -5,6 +5,10 @@ import type { ReportRun, ReportSummary } from '../../engine/reports'
 import type { Values } from '../../engine/validate'
 import { isLowStock } from './index'
 import { balanceRows } from './stock-balance'
+import { registry } from '../../../schema'
+import { subtreeIds, treeStorageOf } from '../../engine/tree'
+
+const CATEGORY_TREE = treeStorageOf(registry.category, 'parent')
 
 /**
  * The stock report's rows (schema/reports/stock-report.ts): every product the parameters
@@ -38,9 +42,7 @@ const isNarrowed = (c: Choice) => c.product !== null || c.category !== null || c
 function chosen(c: Choice): RawBuilder<unknown> {
   return sql`from product p left join inventory i on i.id = p.id
     where (${c.product}::bigint is null or p.id = ${c.product}::bigint)
-      and (${c.category}::bigint is null or p.category in (
-        with recursive tree(id) as (select ${c.category}::bigint union select k.id from category k join tree on k.parent = tree.id)
-        select id from tree))
+      and ${c.category === null ? sql`true` : sql`p.category in (${subtreeIds(CATEGORY_TREE, c.category)})`}
       and (not ${c.lowOnly}::boolean or ${isLowStock})`
 }
 
