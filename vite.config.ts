@@ -33,7 +33,7 @@ export default defineConfig({
               // after a sign-in it was read before it was set); the other layouts, navbar styles
               // and panels stay in their own chunks.
               name: 'shell',
-              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavbarToggle|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|LanguageItems|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|shortcuts|ToolbarSearch)|panels[\\/](Panels|panel-state))|engine[\\/](api|queries|errors|entities-context|access-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes|SessionAccess)|modules[\\/][a-z-]+[\\/]screens)\.tsx?$/,
+              test: /node_modules[\\/](@tanstack[\\/](react-query|query-core)|ky)[\\/]|src[\\/](shell[\\/](Shell|DropdownMenu|UserMenu|Avatar|navigation|useNavigation|useDocumentTitle|layouts[\\/](Layout1|parts)|navbar[\\/](SideNavbar|NavbarToggle|NavigationList|navbar-state|useHoverIntent)|settings[\\/](settings|store)|toolbar[\\/](LanguageMenu|LanguageItems|FontSizeMenu|FullscreenToggle|ModeToggle|MoreMenu|ShortcutsMenu|shortcuts|ToolbarSearch)|panels[\\/](Panels|panel-state)|palette[\\/]PaletteHost)|engine[\\/](api|queries|errors|entities-context|access-context|ui[\\/](icons|Banner|feedback-history))|i18n[\\/]useFormat|auth[\\/](useCurrentUser|useAccess|access)|app[\\/](query-client|signed-in-routes|SessionAccess)|modules[\\/][a-z-]+[\\/]screens)\.tsx?$/,
             },
           ],
         },

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { sql } from 'kysely'
 import { entities } from '../schema'
 import { connect, type Connection } from '../server/db/connect'
+import { buildApp } from '../server/app'
 import { seed } from '../server/demo/seed'
 import { migrate } from '../server/db/sync'
 import { startPostgres, type Cluster } from '../tests/support/postgres-cluster'
@@ -44,7 +45,10 @@ export async function prepareDb(kind: Kind, rows: number): Promise<BenchDb> {
   }
   const t0 = performance.now()
   await migrate(conn.db, entities)
-  await seed(conn.db, { isDemo: true })
+  // As the server starts: the app's start-up first (permissions, roles, the chart of accounts the demo posts to), then the demo data.
+  const app = await buildApp({ db: conn.db, jwtSecret: 'bench-secret-of-at-least-thirty-two-characters', mediaDir: join(serverEnv.DATA_DIR!, 'media'), isDemo: true })
+  await seed(conn.db, { isDemo: true, hooks: app.engine.hooks })
+  await app.close()
   await fillThanas(conn, rows)
   const seconds = (performance.now() - t0) / 1000
   const memorySettings = (

@@ -9,6 +9,8 @@ export const callerAttributes = {
   branch: { entity: 'employee', field: 'branch' },
   department: { entity: 'employee', field: 'department' },
   ticket_department: { entity: 'employee', field: 'ticket_department' },
+  // The user's role: rows shared with a role (`own.shared`: a saved view) are read by its members.
+  role: { entity: 'user', field: 'role' },
 } as const satisfies Readonly<Record<string, { readonly entity: string; readonly field: string }>>
 
 export type CallerAttributes = { readonly [K in keyof typeof callerAttributes]: number | null }

@@ -1,6 +1,7 @@
 import type { Entity, Fields, Report } from './kit'
 import { actions, documentOf, genericRoutes, isFilterable, treeFieldsOf, validationKeys } from './kit'
 import { materialIcons, navGroups, navigationEntries, type MaterialIcon } from './navigation'
+import { callerAttributes } from './caller'
 import type { Widget } from './kit/widget'
 
 const isMaterialIcon = (name: string): name is MaterialIcon => (materialIcons as readonly string[]).includes(name)
@@ -169,6 +170,51 @@ function ownProblems(byName: ReadonlyMap<string, Entity<string, Fields>>, e: Ent
   const known = new Set<string>([...actions, ...Object.keys(e.actions)])
   for (const action of own.actions) if (!known.has(action)) problems.push({ entity: e.name, message: `own.actions: '${action}' is neither ${actions.join(', ')} nor an action of '${e.name}'` })
   if (own.actions.includes('CREATE') && !own.actions.includes('LIST')) problems.push({ entity: e.name, message: 'own.actions: CREATE without LIST: give LIST too, or its creators lose sight of what they wrote' })
+  if (own.shared) {
+    const field = e.fields[own.shared.field]
+    const attribute = Object.hasOwn(callerAttributes, own.shared.attribute) ? callerAttributes[own.shared.attribute as keyof typeof callerAttributes] : undefined
+    // What the attribute holds: the id of a row of the entity its column refers to (a user's role).
+    const holds = attribute ? byName.get(attribute.entity)?.fields[attribute.field]?.ref?.target : undefined
+    if (own.field === undefined) problems.push({ entity: e.name, message: 'own.shared: give own.field too (rows shared with a caller are besides their own)' })
+    if (field?.kind !== 'ref' || field.isVirtual) problems.push({ entity: e.name, field: own.shared.field, message: 'own.shared.field must be a stored reference of the entity' })
+    else if (!attribute) problems.push({ entity: e.name, message: `own.shared.attribute '${own.shared.attribute}' is not a caller attribute (schema/caller.ts: ${Object.keys(callerAttributes).join(', ')})` })
+    else if (holds !== field.ref!.target) problems.push({ entity: e.name, field: own.shared.field, message: `own.shared: the caller attribute '${own.shared.attribute}' holds no '${field.ref!.target}'` })
+  }
+  return problems
+}
+
+/**
+ * A Trash (EntityConfig.trash) holds for master data whose rows can wait there whole and come
+ * back as they were: not a document (its lines, postings, stock moves and status are undone by
+ * its delete), not a row of another's table (inheritance: a user's sign-in reads its table
+ * directly), not one whose delete is a module's own; and nothing the database deletes with it
+ * may be left out — a row that a reference deletes with it (`onDelete: 'cascade'`) goes to a
+ * Trash too, so it must have one.
+ */
+function trashProblems(entities: readonly Entity<string, Fields>[], e: Entity<string, Fields>): RegistryProblem[] {
+  const problems: RegistryProblem[] = []
+  const say = (message: string, field?: string) => problems.push({ entity: e.name, ...(field ? { field } : {}), message: `trash: ${message}` })
+  if (e.linesFieldNames.length > 0 || e.rowsPerLine) say('a document with lines is undone by its delete (its lines, postings, stock): it has no Trash')
+  if (e.posts || e.moves) say('what posts to the ledger or moves stock is undone by its delete: it has no Trash')
+  if (e.workflow) say('a record with a workflow is a document, kept or cancelled by its status: it has no Trash')
+  if (e.isAppendOnly) say('an append-only table is never deleted from')
+  if (e.parent) say(`it extends '${e.parent.name}': a row of another's table (a user signs in from it) cannot wait in a Trash`)
+  const child = entities.find((x) => x.parent?.name === e.name)
+  if (child) say(`'${child.name}' extends it: a row of another's table (a user signs in from it) cannot wait in a Trash`)
+  if (e.idFrom) say('its id is another row\'s (idFrom): it goes and comes with that row')
+  if (e.ledger) say('it keeps its own ledger account, which stays in the books: it has no Trash')
+  if (e.routes.delete === 'bespoke' || e.routes.delete_multiple === 'bespoke') say('a module deletes its rows itself: only the engine\'s delete moves rows to the Trash')
+  if (e.routes.delete === false && e.routes.delete_multiple === false) say('its rows are never deleted: a Trash would stay empty')
+  for (const name of ['deleted_at', 'deleted_by']) if (e.fields[name]) say(`'${name}' is the Trash's column: choose another name`, name)
+  if (e.actions.purge) say(`the action 'purge' would share ${e.trash!.purgePermission} with the Trash's purge: name it otherwise`)
+  for (const x of entities) {
+    for (const name of x.ownFieldNames) {
+      const field = x.fields[name]!
+      if (field.kind !== 'ref' || field.isVirtual || field.ref?.target !== e.name || field.ref.onDelete !== 'cascade') continue
+      if (x.isLine) say(`the lines of '${x.lineOf}' ('${x.name}.${name}') are deleted with its rows: make that reference restrict or setNull`)
+      else if (!x.trash) say(`'${x.name}.${name}' deletes its rows with it (onDelete 'cascade'): give '${x.name}' a Trash too, or make the reference restrict or setNull`)
+    }
+  }
   return problems
 }
 
@@ -245,6 +291,7 @@ export function checkRegistry(
     if (e.rowsPerLine) problems.push(...rowsPerLineProblems(byName, e, e.rowsPerLine))
     problems.push(...withinProblems(byName, e), ...fetchFromProblems(byName, e))
     if (e.own) problems.push(...ownProblems(byName, e, e.own))
+    if (e.trash) problems.push(...trashProblems(entities, e))
     for (const [name, field] of Object.entries(e.fields)) {
       if (field.maxDepth === undefined) continue
       if (!treeFieldsOf(e).some(([tree]) => tree === name)) problems.push({ entity: e.name, field: name, message: `maxDepth is for a reference of '${e.name}' to itself (a tree)` })

@@ -27,6 +27,7 @@ import { homepageSlider } from './entities/settings/homepage-slider'
 import { outboxMessage } from './entities/workspace/outbox-message'
 import { notification } from './entities/workspace/notification'
 import { note } from './entities/workspace/note'
+import { savedView } from './entities/workspace/saved-view'
 import { primaryGroup } from './entities/accounting/primary-group'
 import { group } from './entities/accounting/group'
 import { ledgerAccount } from './entities/accounting/ledger-account'
@@ -102,6 +103,7 @@ export const registry = {
   outbox_message: outboxMessage,
   notification,
   note,
+  saved_view: savedView,
   primary_group: primaryGroup,
   group,
   ledger_account: ledgerAccount,

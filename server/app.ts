@@ -9,6 +9,12 @@ import { checkRegistry, entities as registeredEntities, reports as registeredRep
 import type { Widget } from '../schema/kit/widget'
 import { registerWidgetRoutes, type WidgetRun } from './engine/widgets'
 import { registerHistoryRoutes } from './engine/history'
+import { registerTrashRoutes } from './engine/trash-routes'
+import { registerImportRoutes } from './engine/import'
+import { registerExportRoutes } from './engine/export'
+import { registerBulkUpdateRoutes } from './engine/bulk-update'
+import { auditScopeHook } from './engine/audit-scope'
+import { registerGlobalSearch } from './engine/global-search'
 import { fetchFromHooks } from './engine/fetch-from'
 import { genericRoutes, type Entity, type Fields, type Report } from '../schema/kit'
 import { authenticate, authorize } from './auth/guard'
@@ -38,6 +44,7 @@ import { answersForCaller } from './engine/for-caller'
 import { frameworkErrorHandler, newRequestId, registerErrorHandling } from './http/errors'
 import { loadAppPage } from './http/app-page'
 import { registerCompression, registerStaticServing } from './http/static'
+import { registerApiDocs } from './http/api-docs'
 import { catalogues, messageFor } from './i18n'
 
 /** A route as registered: what the permission matrix test walks, and where bespoke routes are checked. */
@@ -177,7 +184,7 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   await app.register(helmet, helmetOptions)
   await app.register(cors, {
     origin: options.corsOrigins && options.corsOrigins.length > 0 ? [...options.corsOrigins] : false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'X-Screen'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
   })
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 200 } })
@@ -186,12 +193,12 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   await registerCompression(app)
 
   // Public: health and the demo credentials. The API sits behind the guard below.
-  app.get('/api/health', async () => {
+  app.get('/api/health', { config: { isPublic: true } }, async () => {
     await sql`select 1`.execute(options.db)
     return { status: 'ok' }
   })
   // The login form is prefilled with the demo credentials in demo mode only (spec §5).
-  app.get('/api/auth/demo-credentials', async (request, reply) =>
+  app.get('/api/auth/demo-credentials', { config: { isPublic: true } }, async (request, reply) =>
     options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: messageFor(request.headers['accept-language'], { key: 'detail.not_demo' }) }),
   )
 
@@ -226,17 +233,26 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   // Every route in here needs a valid token and the permission its config names, unless its config marks it public.
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(options.db, options.jwtSecret))
+    // Every write of the request records where it came from (audit_log.source).
+    api.addHook('onRequest', auditScopeHook)
     api.addHook('preHandler', authorize)
     // What no route can store (a NUL) is refused before any reads it: one guard for the engine's routes and every module's.
     api.addHook('preHandler', refuseUnstorableInput)
     answersForCaller(api)
     for (const entity of entities) registerEntityRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks, actions })
+    for (const entity of entities) registerTrashRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks })
     for (const entity of entities) registerHistoryRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks })
+    for (const entity of entities) registerImportRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks })
+    for (const entity of entities) registerExportRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks })
+    for (const entity of entities) registerBulkUpdateRoutes(api, entity, { db: options.db, mediaDir: options.mediaDir, registry: entities, hooks, actions })
     registerReportRoutes(api, { db: options.db, registry: entities, reports, runs })
+    registerGlobalSearch(api, { db: options.db, registry: entities, hooks })
     registerWidgetRoutes(api, { db: options.db, registry: entities, widgets, runs: new Map<string, WidgetRun>(modules.flatMap((m) => Object.entries(m.widgets ?? {}))) })
     for (const m of modules) await m.routes?.(api, deps)
   })
   checkBespokeRoutes(entities, routeTable)
+  // The API's OpenAPI document and its page, of every route registered by now.
+  await registerApiDocs(app, { registry: entities, reports, widgets })
   const start = async () => {
     for (const m of modules) await m.onStart?.(deps)
     await registerStaticServing(app, { mediaDir: options.mediaDir, distDir: options.distDir, appPage })

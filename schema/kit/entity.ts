@@ -433,8 +433,10 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
   related?: readonly RelatedSpec[]
   /**
    * Its form shows the record's history from the audit log — who created, changed and moved
-   * it, when, with what an action was given — and that of the rows of its `related` lists that
-   * refer to it (an order's payments and refunds), newest first: `GET …/history/{id}`.
+   * it, when, with what an action was given, from which screen — its document's lines, and
+   * that of the rows of its `related` lists that refer to it (an order's payments and
+   * refunds), newest first: `GET …/history/{id}`. On by default; `false` for an entity whose
+   * audit trail says nothing to a reader.
    */
   history?: boolean
   /** Its menu entry; `false` for none. Default: the group `other`. */
@@ -479,6 +481,17 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * deleting a user who wrote one is refused.
    */
   appendOnly?: boolean
+  /**
+   * A Trash for its rows (master data: a district, a brand, a department): a delete moves a
+   * row to the Trash (`deleted_at`, `deleted_by`) instead of removing it — the contract's
+   * `delete/` answers as before — and every read leaves trashed rows out. Those who may delete
+   * list the Trash (`trash/`) and restore from it (`restore/`, by ids or by the delete's batch:
+   * the Undo); `<PREFIX>_PURGE` deletes for good (`purge/`). A value that must be unique is
+   * unique among the rows not in the Trash; nothing may refer to a trashed row. Not for
+   * documents (lines, postings, stock moves, a workflow), nor for entities that extend or are
+   * extended (users): the registry check says where it cannot hold (schema/check.ts).
+   */
+  trash?: boolean
   extraRoutes?: readonly ListByRoute[]
   /**
    * The entity is a gallery of pictures of another (a product's images): `of` its required
@@ -520,8 +533,17 @@ export interface EntityConfig<N extends string, F extends Fields, P extends Fiel
    * writes reach those rows alone, a create by them names them in `field` (or must name a
    * record of theirs through `via`), and the menu shows them the list. With the permission
    * nothing changes: the row `scope` decides.
+   * `shared`: such a caller also lists and reads (LIST, DETAILS) the rows whose `field` — a
+   * reference — holds their caller attribute `attribute` (schema/caller.ts: their role): rows
+   * shared with them (a saved view shared with a role). They change, delete and act on their
+   * own rows alone. Needs `field`.
    */
-  own?: { readonly field?: FieldName<Merged<P, F>>; readonly via?: FieldName<Merged<P, F>>; readonly actions: readonly string[] }
+  own?: {
+    readonly field?: FieldName<Merged<P, F>>
+    readonly via?: FieldName<Merged<P, F>>
+    readonly actions: readonly string[]
+    readonly shared?: { readonly field: FieldName<Merged<P, F>>; readonly attribute: string }
+  }
   /**
    * Actions a signed-in user may perform on the row that is their own user (its id is the
    * caller's user id) without the permission: reading one's own user. For `user` and entities extending it.
@@ -612,11 +634,13 @@ export interface Entity<N extends string = string, F extends Fields = Fields> {
   readonly builtIn?: { readonly field: string; readonly values: readonly (string | boolean)[]; readonly message: `detail.${string}` }
   readonly scope?: (caller: Caller) => ScopeFilter | null
   /** See EntityConfig.own. */
-  readonly own?: { readonly field?: string; readonly via?: string; readonly actions: readonly string[] }
+  readonly own?: { readonly field?: string; readonly via?: string; readonly actions: readonly string[]; readonly shared?: { readonly field: string; readonly attribute: string } }
   /** See EntityConfig.confidential. */
   readonly isConfidential: boolean
   /** See EntityConfig.appendOnly. */
   readonly isAppendOnly: boolean
+  /** Set when its rows go to a Trash (EntityConfig.trash): the permission that deletes them for good. */
+  readonly trash?: { readonly purgePermission: string }
   readonly ledger?: Required<AutoLedger>
   /** i18n keys: `<labelKey>.one`, `<labelKey>.other`. */
   readonly labelKey: string
@@ -795,7 +819,8 @@ export function defineEntity<const N extends string, const F extends Fields, con
       ]),
     ),
     related: config.related ?? [],
-    hasHistory: config.history ?? false,
+    // Every entity with a form has one (a line's history is its document's).
+    hasHistory: config.history ?? !isLine,
     posts: config.posts && { ...config.posts, on: config.posts.on ?? 'create', reverseOn: config.posts.reverseOn ?? [] },
     moves: config.moves && { ...config.moves, on: config.moves.on ?? 'create', reverseOn: config.moves.reverseOn ?? [] },
     nav: isLine || config.nav === false ? null : (config.nav ?? { group: DEFAULT_NAV_GROUP, icon: 'folder' }),
@@ -803,9 +828,10 @@ export function defineEntity<const N extends string, const F extends Fields, con
     idFrom: config.idFrom,
     builtIn: config.builtIn && { field: config.builtIn.field, values: config.builtIn.values, message: config.builtIn.message ?? 'detail.built_in' },
     scope: config.scope,
-    own: config.own && { field: config.own.field, via: config.own.via, actions: config.own.actions },
+    own: config.own && { field: config.own.field, via: config.own.via, actions: config.own.actions, ...(config.own.shared ? { shared: config.own.shared } : {}) },
     isConfidential: config.confidential ?? parent?.isConfidential ?? false,
     isAppendOnly: config.appendOnly ?? false,
+    ...(config.trash && !isLine ? { trash: { purgePermission: `${permission}_PURGE` } } : {}),
     ledger: config.ledger && { group: config.ledger.group, type: config.ledger.type, name: config.ledger.name ?? config.labelField ?? parent?.labelField ?? 'name' },
     labelKey: `entity.${config.name}`,
     listTitleKey: (config.nav ? config.nav.label : undefined) ?? `entity.${config.name}.other`,
@@ -856,6 +882,9 @@ export const lineLinkColumn = (line: Entity<string, Fields>): string => {
   if (!line.lineOf) throw new Error(`${line.name} is not a line entity`)
   return line.lineOf
 }
+
+/** The columns of a table whose rows go to a Trash (EntityConfig.trash): when, and by whom. */
+export const TRASH_COLUMNS = ['deleted_at', 'deleted_by'] as const
 
 /** A line's place in its document, kept by the engine. */
 export const LINE_POSITION = 'position'

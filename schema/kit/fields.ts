@@ -167,6 +167,12 @@ export interface Field<V = unknown, P extends Presence = Presence> {
   readonly lines?: LinesSpec
   readonly messages?: FieldMessages
   readonly defaultValue?: V
+  /**
+   * A valid value for documentation and generated samples (the OpenAPI document's examples, the
+   * generic test suites' records) where the kind alone cannot make one: a value a module's rule
+   * judges (a saved view's `list`, an entity name).
+   */
+  readonly example?: V
   /** Absent for `refs`, which lives in a join table. */
   readonly sql?: SqlColumn
   readonly minLength?: number
@@ -228,6 +234,8 @@ type Common<V> = {
   fetchFrom?: { readonly ref: string; readonly field: string }
   /** See Field.isEnforced. */
   enforced?: boolean
+  /** See Field.example. */
+  example?: V
 }
 
 type PresenceOf<O> = O extends { required: true } ? 'required' : O extends { default: unknown } ? 'default' : 'optional'
@@ -273,6 +281,7 @@ function field<V, const O extends Common<V>>(o: O, spec: Spec<V>): Field<V, Pres
     isEnforced: o.enforced ?? false,
     messages: o.messages,
     defaultValue: o.default,
+    example: o.example,
     ...(o.fetchFrom ? { fetchFrom: o.fetchFrom } : {}),
   }
 }

@@ -19,6 +19,15 @@ export type PageSize = (typeof pageSizes)[number]
 export const DEFAULT_PAGE_SIZE: PageSize = 30
 export const isPageSize = (n: number): n is PageSize => (pageSizes as readonly number[]).includes(n)
 
+/**
+ * "All" rows (`?size=all`): the whole list on one scrolled page, for a list of at most
+ * `ALL_ROWS_MAX` rows — the screen first reads a page (its count), then the rows, asking
+ * `without_pagination/all/` for at most that many (`allRowsRequestOf`).
+ */
+export const ALL_ROWS = 'all'
+export const ALL_ROWS_MAX = 10_000
+export type ListSize = PageSize | typeof ALL_ROWS
+
 export type FilterBound = 'value' | 'after' | 'before' | 'min' | 'max'
 
 /** One parameter of the filter bar: the field it filters and which bound it is. */
@@ -26,11 +35,13 @@ export type FilterParam = { param: string; field: string; bound: FilterBound }
 
 export type ListView = {
   page: number
-  size: PageSize
+  size: ListSize
   ordering: string
   q: string
   /** By parameter name, in the entity's filter order. */
   filters: Readonly<Record<string, string>>
+  /** The saved view the list was opened with (`?saved=<id>`: a shareable link to it). */
+  saved?: number
 }
 
 export const emptyView: ListView = { page: 1, size: DEFAULT_PAGE_SIZE, ordering: '', q: '', filters: {} }
@@ -82,7 +93,15 @@ export function listViewOf(entity: AnyEntity, search: Readonly<Record<string, un
     const value = filterValueOf(entity.fields[p.field]!, p.bound, search[p.param])
     if (value !== undefined) filters[p.param] = value
   }
-  return { page: positiveInteger(search.page) ?? 1, size: size !== undefined && isPageSize(size) ? size : DEFAULT_PAGE_SIZE, ordering: isSortable ? ordering : '', q, filters }
+  const saved = positiveInteger(search.saved)
+  return {
+    page: search.size === ALL_ROWS ? 1 : (positiveInteger(search.page) ?? 1),
+    size: search.size === ALL_ROWS ? ALL_ROWS : size !== undefined && isPageSize(size) ? size : DEFAULT_PAGE_SIZE,
+    ordering: isSortable ? ordering : '',
+    q,
+    filters,
+    ...(saved !== undefined ? { saved } : {}),
+  }
 }
 
 /** A value as the address writes it: ids, flags and plain numbers unquoted (`city=5`, not `city="5"`). */
@@ -98,8 +117,9 @@ export function searchOfView(view: ListView): Record<string, string | number | b
   if (view.q) out.q = view.q
   if (view.ordering) out.ordering = view.ordering
   for (const [param, value] of Object.entries(view.filters)) out[param] = addressValue(value)
-  if (view.page > 1) out.page = view.page
+  if (view.page > 1 && view.size !== ALL_ROWS) out.page = view.page
   if (view.size !== DEFAULT_PAGE_SIZE) out.size = view.size
+  if (view.saved !== undefined) out.saved = view.saved
   return out
 }
 
@@ -132,10 +152,12 @@ export function compareNumbers(a: string, b: string): number | undefined {
 /** What the list asks the server for a view: its page, size, order, search text and filters. */
 export type ListParams = { page: number; size: number; ordering?: string; search?: string; filters?: Readonly<Record<string, string>> }
 
+/** At "All" rows, the first request is the first page: its count says whether the rows may all be asked. */
 export function listParamsOf(view: ListView): ListParams {
+  const size = view.size === ALL_ROWS ? undefined : view.size
   return {
-    page: view.page,
-    size: view.size,
+    page: size === undefined ? 1 : view.page,
+    size: size ?? DEFAULT_PAGE_SIZE,
     ...(view.ordering ? { ordering: view.ordering } : {}),
     ...(view.q ? { search: view.q } : {}),
     ...(hasFilters(view) ? { filters: view.filters } : {}),
@@ -160,4 +182,69 @@ export function listRequestOf(entity: AnyEntity, params: ListParams): { path: st
     path: `${entity.api.base}/${isFiltered ? 'search' : 'all'}/`,
     searchParams: { ...(isFiltered ? filters : {}), view: entity.listView?.name, q: text || undefined, page: params.page, size: params.size, ordering: params.ordering || undefined },
   }
+}
+
+/**
+ * The request of every row of a list ("All"): `without_pagination/all/` with its filters,
+ * search text, order and list view, at most `limit` rows (the server's bound on what a screen
+ * asks: server/engine/unpaged-limit.ts). Undefined when the entity does not serve that route.
+ */
+export function allRowsRequestOf(entity: AnyEntity, params: ListParams, limit = ALL_ROWS_MAX): { path: string; searchParams: Record<string, string | number | undefined> } | undefined {
+  if (entity.routes.without_pagination !== 'generic') return undefined
+  const text = params.search?.trim() ?? ''
+  return {
+    path: `${entity.api.base}/without_pagination/all/`,
+    searchParams: { ...(params.filters ?? {}), view: entity.listView?.name, q: text || undefined, ordering: params.ordering || undefined, limit },
+  }
+}
+
+// ---------------------------------------------------------------- layout and saved views
+
+/** How tall a list's rows are: roomy, or more rows on a screen. */
+export const densities = ['comfortable', 'compact'] as const
+export type Density = (typeof densities)[number]
+
+/** A column's width in CSS pixels, as a resize leaves it (bounded: a saved view keeps it). */
+export const MIN_COLUMN_WIDTH = 48
+export const MAX_COLUMN_WIDTH = 1200
+/** The most columns a layout names. */
+export const MAX_LAYOUT_COLUMNS = 200
+
+/**
+ * The columns of a list as a person arranged them (the column chooser): their order, those
+ * hidden, the widths they dragged. Names are the entity's fields; what is no longer one is
+ * dropped when the layout is read (src/engine/list/column-layout.ts).
+ */
+export type ColumnLayout = { order: string[]; hidden: string[]; widths: Record<string, number> }
+
+/**
+ * What a saved view keeps of a list (the `state` of a `saved_view`): its search text, order,
+ * filters and rows per page, its columns and density — every part optional. The server
+ * judges it by a zod shape (server/domain/workspace/saved-views.ts), kept out of here: the
+ * list screens load this file and no zod.
+ */
+export type SavedViewState = {
+  q?: string
+  ordering?: string
+  filters?: Record<string, string>
+  size?: ListSize
+  columns?: ColumnLayout
+  density?: Density
+}
+
+/** What a saved view keeps of a list as it is shown. */
+export function savedStateOf(view: ListView, columns: ColumnLayout, density: Density): SavedViewState {
+  return {
+    ...(view.q ? { q: view.q } : {}),
+    ...(view.ordering ? { ordering: view.ordering } : {}),
+    ...(hasFilters(view) ? { filters: { ...view.filters } } : {}),
+    size: view.size,
+    columns,
+    density,
+  }
+}
+
+/** The list a saved view shows (page 1), read as an address is: what the entity no longer has is left out. */
+export function viewOfSavedState(entity: AnyEntity, state: SavedViewState, saved: number): ListView {
+  return listViewOf(entity, { ...(state.filters ?? {}), q: state.q, ordering: state.ordering, size: state.size, saved })
 }

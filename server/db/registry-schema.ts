@@ -9,12 +9,15 @@ export type ColumnSpec = { name: string; type: string; notNull: boolean; default
  * `parent`: the table's id is another table's row id (multi-table inheritance, or `idFrom`), not an identity of its own.
  * `appendOnly`: the database refuses UPDATE, DELETE and TRUNCATE on it (the entity's `appendOnly`).
  */
-export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean; parent?: string; appendOnly?: boolean }
+export type TableSpec = { name: string; columns: ColumnSpec[]; counted: boolean; parent?: string; appendOnly?: boolean; trash?: boolean }
 /** A foreign key's ON DELETE action, as SQL writes it. */
 export type SqlOnDelete = 'restrict' | 'cascade' | 'set null'
 export type ForeignKeySpec = { name: string; table: string; column: string; target: string; onDelete: SqlOnDelete }
-/** `within`: the value is unique among the rows with the same value of that other column (a district's name per country). */
-export type UniqueSpec = { name: string; table: string; column: string; within?: string }
+/**
+ * `within`: the value is unique among the rows with the same value of that other column (a district's name per country).
+ * `live`: unique among the rows not in the Trash (a partial unique index `where deleted_at is null`), so a trashed row's value may be taken again.
+ */
+export type UniqueSpec = { name: string; table: string; column: string; within?: string; live?: boolean }
 
 export const sqlOnDelete = (onDelete: OnDelete): SqlOnDelete => (onDelete === 'setNull' ? 'set null' : onDelete)
 /**
@@ -89,7 +92,7 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
       }
       const check = checkOf(e.name, name, field)
       if (check) spec.checks.push(check)
-      if (field.isUnique) spec.uniques.push({ name: `${e.name}_${name}_key`, table: e.name, column: name, ...(field.uniqueWithin ? { within: field.uniqueWithin } : {}) })
+      if (field.isUnique) spec.uniques.push({ name: `${e.name}_${name}_key`, table: e.name, column: name, ...(field.uniqueWithin ? { within: field.uniqueWithin } : {}), ...(e.trash ? { live: true } : {}) })
       // The list's filters: a range (dates, numbers) or a choice is answered from an index (references have theirs; a flag's two values are not worth one).
       if (e.filterFields.includes(name) && (isRangeKind(field.kind) || field.kind === 'enum') && !field.isUnique) index(e.name, name, 'btree')
       if (field.isSearchable && field.kind !== 'ref') index(e.name, name, 'search')
@@ -108,8 +111,14 @@ export function registrySchema(entities: readonly Entity<string, Fields>[]): Sch
       continue
     }
     columns.push(...auditColumns)
+    // A Trash (EntityConfig.trash): when a row went there and who put it there (cleared with that user).
+    if (e.trash) {
+      columns.push({ name: 'deleted_at', type: 'timestamptz', notNull: false }, { name: 'deleted_by', type: 'bigint', notNull: false })
+      spec.foreignKeys.push({ name: `${e.name}_deleted_by_fkey`, table: e.name, column: 'deleted_by', target: 'user', onDelete: 'set null' })
+      index(e.name, 'deleted_at', 'btree')
+    }
     const idTarget = e.idFrom ? e.fields[e.idFrom]!.ref!.target : undefined
-    spec.tables.push({ name: e.name, columns, counted: true, ...(idTarget ? { parent: idTarget } : {}), ...appendOnly })
+    spec.tables.push({ name: e.name, columns, counted: true, ...(idTarget ? { parent: idTarget } : {}), ...appendOnly, ...(e.trash ? { trash: true } : {}) })
     if (idTarget) spec.foreignKeys.push({ name: `${e.name}_id_fkey`, table: e.name, column: 'id', target: idTarget, onDelete: 'cascade' })
     for (const col of ['created_by', 'updated_by']) {
       spec.foreignKeys.push({ name: `${e.name}_${col}_fkey`, table: e.name, column: col, target: 'user', onDelete: 'set null' })

@@ -89,6 +89,12 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
           step(`make ${table.name}.${col.name} optional`, sql`alter table ${id(table.name)} alter column ${id(col.name)} drop not null`)
         }
       }
+      // Rows in a Trash the registry no longer keeps would come back unasked in every list.
+      if (!table.trash && current.has('deleted_at') && current.get('deleted_at')!.type === 'timestamptz') {
+        const trashed = await sql<{ n: number }>`select count(*) as n from ${id(table.name)} where deleted_at is not null`.execute(trx)
+        const n = Number(trashed.rows[0]?.n ?? 0)
+        if (n > 0) plan.refusals.push(`${table.name} has ${n} row(s) in its Trash but the registry no longer gives it one: restore or purge them first (or write a migration that decides)`)
+      }
       for (const name of current.keys()) {
         if (!table.columns.some((c) => c.name === name)) {
           plan.notices.push(`${table.name}.${name} is in the database but not in the registry; it is kept (data is never dropped automatically)`)
@@ -121,17 +127,34 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
     }
   }
   for (const u of desired.uniques) {
-    if (live.constraints.has(u.name)) continue
     const columns = [u.column, ...(u.within ? [u.within] : [])]
     const what = `${u.table}.${u.column}${u.within ? ` (within ${u.within})` : ''}`
+    const isConstraint = live.constraints.has(u.name)
+    // A constraint's index has its name: an index of the name alone is the partial one of a Trash (below).
+    const isLiveIndex = !isConstraint && live.indexes.has(u.name)
+    if (u.live ? isLiveIndex : isConstraint) continue
+    const uniqueDdl = u.live
+      ? sql`create unique index ${id(u.name)} on ${id(u.table)} (${sql.join(columns.map((c) => id(c)))}) where deleted_at is null`
+      : sql`alter table ${id(u.table)} add constraint ${id(u.name)} unique (${sql.join(columns.map((c) => id(c)))})`
+    // A table given a Trash: its values are unique among the rows not in it, a rule that every row holding the old one meets.
+    if (u.live && isConstraint) {
+      step(`drop unique ${what} (the Trash's takes its place)`, sql`alter table ${id(u.table)} drop constraint ${id(u.name)}`)
+      step(`unique ${what} outside the Trash`, uniqueDdl)
+      continue
+    }
     // Rows that already repeat a value would make the constraint fail: say which, and leave the data to a person.
+    const hasTrash = live.tables.get(u.table)?.has('deleted_at') === true
     const repeated = live.tables.has(u.table)
-      ? await sql<{ n: number }>`select count(*) as n from (select 1 from ${id(u.table)} where ${id(u.column)} is not null
+      ? await sql<{ n: number }>`select count(*) as n from (select 1 from ${id(u.table)} where ${id(u.column)} is not null ${u.live && hasTrash ? sql`and deleted_at is null` : sql``}
           group by ${sql.join(columns.map((c) => id(c)))} having count(*) > 1) d`.execute(trx)
       : undefined
     const n = Number(repeated?.rows[0]?.n ?? 0)
     if (n > 0) plan.refusals.push(`${what} became unique but ${n} value(s) appear more than once: write a migration in server/db/migrations/ that renames or merges them`)
-    else step(`unique ${what}`, sql`alter table ${id(u.table)} add constraint ${id(u.name)} unique (${sql.join(columns.map((c) => id(c)))})`)
+    else {
+      // A table whose Trash is gone: its partial index gives way to the constraint over every row.
+      if (isLiveIndex) step(`drop unique ${what} outside the Trash`, sql`drop index ${id(u.name)}`)
+      step(`unique ${what}${u.live ? ' outside the Trash' : ''}`, uniqueDdl)
+    }
   }
   for (const c of desired.checks) {
     if (live.constraints.has(c.name)) continue

@@ -1,4 +1,4 @@
-import type { Action, Entity, Fields } from '../../schema/kit'
+import type { Action, Caller, Entity, Fields } from '../../schema/kit'
 import { can } from '../auth/principal'
 import type { Executor } from '../db/types'
 import { ForbiddenError, UnauthorizedError } from './errors'
@@ -61,23 +61,39 @@ export function authorize(ctx: EngineCtx, action: Action | { permission: string 
 }
 
 /**
- * The caller's own rows of an entity with `own`, as a filter: those naming them in `field`,
- * or those whose `via` record is theirs.
+ * What a scope is for: `read` (lists, counts, a record) reaches the rows shared with the caller
+ * too (`own.shared`); `write` (a change, a delete, an action, what a delete would do) their own alone.
  */
-export function ownFilter(entity: Entity<string, Fields>, actor: Actor): Filter {
+export type ScopePurpose = 'read' | 'write'
+
+/** A caller attribute of the actor (schema/caller.ts), as the principal loaded it; null when it has none. */
+const attributeOf = (actor: Actor, name: string): string | number | boolean | null => {
+  const attributes = 'attributes' in actor ? (actor as Caller).attributes : undefined
+  return attributes?.[name] ?? null
+}
+
+/**
+ * The caller's own rows of an entity with `own`, as a filter: those naming them in `field`,
+ * or those whose `via` record is theirs; to read, also those shared with them (`shared`: its
+ * reference holds their caller attribute — a view shared with their role).
+ */
+export function ownFilter(entity: Entity<string, Fields>, actor: Actor, purpose: ScopePurpose = 'write'): Filter {
   const own = entity.own!
-  return own.field ? { field: own.field, op: 'equals', value: actor.id } : { field: own.via!, op: 'owned', user: actor.id }
+  const mine: Filter = own.field ? { field: own.field, op: 'equals', value: actor.id } : { field: own.via!, op: 'owned', user: actor.id }
+  const sharedWith = own.shared && purpose === 'read' ? attributeOf(actor, own.shared.attribute) : null
+  return own.shared && sharedWith !== null ? { op: 'any', filters: [mine, { field: own.shared.field, op: 'equals', value: sharedWith }] } : mine
 }
 
 /**
  * The entity's row scope for the caller, as filters: its `scope`, and for a caller who
- * reaches its rows only as their own (`own`), those. None for the system.
+ * reaches its rows only as their own (`own`), those — to read, with those shared with them.
+ * None for the system.
  */
-export function scopeOf(ctx: EngineCtx): Filter[] {
+export function scopeOf(ctx: EngineCtx, purpose: ScopePurpose = 'write'): Filter[] {
   if (ctx.access === 'system' || !ctx.actor) return []
   const scope = ctx.entity.scope?.(ctx.actor)
   const filters: Filter[] = scope ? Object.entries(scope).map(([field, value]) => ({ field, op: 'equals' as const, value })) : []
-  if (isOwnerOnly(ctx.entity, ctx.actor)) filters.push(ownFilter(ctx.entity, ctx.actor))
+  if (isOwnerOnly(ctx.entity, ctx.actor)) filters.push(ownFilter(ctx.entity, ctx.actor, purpose))
   return filters
 }
 

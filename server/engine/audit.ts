@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Executor } from '../db/types'
+import { currentAuditScope } from './audit-scope'
 
 /** What was done: a generic write, or the name of a custom action (`confirm`, `post`). */
 export type AuditAction = 'create' | 'update' | 'delete' | (string & {})
@@ -25,6 +26,7 @@ export async function writeAudit(
   db: Executor,
   entry: { actor: { id: number } | null; entity: string; entityId: number; action: AuditAction; changes: Changes },
 ): Promise<void> {
-  await sql`insert into audit_log (actor, entity, entity_id, action, changes)
-    values (${entry.actor?.id ?? null}, ${entry.entity}, ${entry.entityId}, ${entry.action}, ${JSON.stringify(entry.changes)}::jsonb)`.execute(db)
+  const { source, batch } = currentAuditScope()
+  await sql`insert into audit_log (actor, entity, entity_id, action, changes, source, batch)
+    values (${entry.actor?.id ?? null}, ${entry.entity}, ${entry.entityId}, ${entry.action}, ${JSON.stringify(entry.changes)}::jsonb, ${source ?? null}, ${batch ?? null}::uuid)`.execute(db)
 }

@@ -87,14 +87,26 @@ function findReferences(registry: Registry, entity: Entity<string, Fields>): Ref
 
 const id = sql.id
 
-/** How many rows (documents, owners) refer to `ids` by each reference; the rows being deleted themselves do not count. */
-export async function impactOf(db: Executor, registry: Registry, entity: Entity<string, Fields>, ids: readonly number[]): Promise<ImpactItem[]> {
+/**
+ * Only rows not in a Trash (EntityConfig.trash) refer: what a move to the Trash asks, since a
+ * trashed row may keep pointing at another trashed one. A delete for good counts them all:
+ * the database refuses it while any row refers.
+ */
+function liveReferrer(r: Reference): RawBuilder<unknown> {
+  if (!r.referring.trash || r.referring.parent) return sql``
+  // A link's owner is the referring row; otherwise the row holding the reference is.
+  return r.table === r.referring.name ? sql` and deleted_at is null` : sql` and exists (select 1 from ${id(r.referring.name)} o where o.id = ${id(r.countColumn)} and o.deleted_at is null)`
+}
+
+/** How many rows (documents, owners) refer to `ids` by each reference; the rows being deleted themselves do not count. `live`: only rows not in a Trash. */
+export async function impactOf(db: Executor, registry: Registry, entity: Entity<string, Fields>, ids: readonly number[], options: { live?: boolean } = {}): Promise<ImpactItem[]> {
   const references = referencesTo(registry, entity)
   if (references.length === 0 || ids.length === 0) return []
   const list = [...ids]
   const counts: RawBuilder<{ i: number; n: number }>[] = references.map((r, i) => {
     const others = r.isSameTable ? sql` and ${id(r.countColumn)} <> all(${list}::bigint[])` : sql``
-    return sql<{ i: number; n: number }>`select ${i}::int as i, count(distinct ${id(r.countColumn)}) as n from ${id(r.table)} where ${id(r.column)} = any(${list}::bigint[])${others}`
+    const live = options.live ? liveReferrer(r) : sql``
+    return sql<{ i: number; n: number }>`select ${i}::int as i, count(distinct ${id(r.countColumn)}) as n from ${id(r.table)} where ${id(r.column)} = any(${list}::bigint[])${others}${live}`
   })
   const r = await sql<{ i: number; n: string | number }>`${sql.join(counts, sql` union all `)}`.execute(db)
   const items: ImpactItem[] = []

@@ -26,6 +26,8 @@ export type Filter =
   | { field: string; op: 'past_due'; value: boolean }
   /** A reference to a record of an entity with `own` that is the user's own (EntityConfig.own `via`): a ticket's messages of a customer's tickets. */
   | { field: string; op: 'owned'; user: number }
+  /** Any of several conditions (a caller's own rows, or those shared with them: EntityConfig.own `shared`). */
+  | { op: 'any'; filters: readonly Filter[] }
 export type ListQuery = { filters: Filter[]; ordering: string; page?: { page: number; size: number } }
 export type ListResult = { rows: Row[]; total: number; page: number; size: number; totalPages: number }
 /** The entities references resolve in: the app's registry, which may extend the static one. */
@@ -53,13 +55,21 @@ export function refTarget(registry: Registry, entity: Entity<string, Fields>, fi
 const storedReadable = (e: Entity<string, Fields>, names: readonly string[]) => columnFields(e, names).filter((n) => !e.fields[n]!.isWriteOnly)
 
 /**
+ * Which rows of an entity with a Trash a relation holds: those not in it (every read), those
+ * in it (the Trash's list), or all — where a row is named by what refers to it (a label), so
+ * that a reference kept in history or in the Trash still reads.
+ */
+export type SourceRows = 'live' | 'trashed' | 'all'
+
+/**
  * The relation an entity's rows are read from: its table, or for an entity that extends
  * another, the parent's row joined with its own (the parent holds id and audit columns).
  * Write-only columns (password hashes) are never part of it.
  */
-export function source(entity: Entity<string, Fields>): RawBuilder<unknown> {
+export function source(entity: Entity<string, Fields>, rows: SourceRows = 'live'): RawBuilder<unknown> {
   const parent = entity.parent
-  if (!parent) return sql`${id(entity.name)}`
+  // An entity with a Trash (EntityConfig.trash) is read without its trashed rows, unless the labels of what refers to them are asked.
+  if (!parent) return entity.trash && rows !== 'all' ? sql`(select * from ${id(entity.name)} where ${sql.raw(rows === 'trashed' ? 'deleted_at is not null' : 'deleted_at is null')})` : sql`${id(entity.name)}`
   const parentColumns = ['id', ...storedReadable(parent, parent.fieldNames), 'created_at', 'updated_at', 'created_by', 'updated_by'].map((c) => ref('p', c))
   const ownColumns = storedReadable(entity, entity.ownFieldNames).map((c) => ref('c', c))
   return sql`(select ${sql.join([...parentColumns, ...ownColumns])} from ${id(entity.name)} c join ${id(parent.name)} p on p.id = c.id)`
@@ -76,38 +86,40 @@ function containsClause(registry: Registry, entity: Entity<string, Fields>, alia
   if (spec.kind !== 'ref') return matches(sql`${ref(alias, field)}`, needle)
   // A reference matches through the label of the row it points to.
   const t = refTarget(registry, entity, field)
-  return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, field)} and ${matches(sql`${ref('x', t.labelField)}`, needle)})`
+  return sql`exists (select 1 from ${source(t, 'all')} x where x.id = ${ref(alias, field)} and ${matches(sql`${ref('x', t.labelField)}`, needle)})`
 }
 
 export function whereClause(registry: Registry, entity: Entity<string, Fields>, alias: string, filters: readonly Filter[]): RawBuilder<unknown> {
   if (filters.length === 0) return sql``
-  const conditions = filters.map((f) => {
-    if (f.op === 'search') {
-      const any = entity.searchFields.map((name) => containsClause(registry, entity, alias, name, f.value))
-      return any.length > 0 ? sql`(${sql.join(any, sql` or `)})` : sql`false`
-    }
-    const isAudit = f.field === 'id' || f.field === 'created_by' || f.field === 'updated_by'
-    if (!isAudit && !entity.fields[f.field]) throw new Error(`unknown filter field ${f.field}`)
-    if (f.op === 'contains') return containsClause(registry, entity, alias, f.field, String(f.value))
-    if (f.op === 'gte' || f.op === 'lte' || f.op === 'before_day') return boundClause(entity, alias, f)
-    if (f.op === 'in') return f.values.length === 0 ? sql`false` : sql`${ref(alias, f.field)} in (${sql.join(f.values.map((v) => sql`${v}`))})`
-    if (f.op === 'past_due') {
-      const spec = entity.fields[f.field]!.pastDue!
-      const past = sql`coalesce(${ref(alias, spec.due)} < now() and ${ref(alias, spec.unless.field)} <> all(${[...spec.unless.values]}::text[]), false)`
-      return f.value ? past : sql`not ${past}`
-    }
-    if (f.op === 'owned') {
-      const t = refTarget(registry, entity, f.field)
-      if (!t.own?.field) throw new Error(`'${entity.name}.${f.field}' refers to '${t.name}', which has no own field`)
-      return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, f.field)} and ${ref('x', t.own.field)} = ${f.user})`
-    }
-    if (f.op === 'label') {
-      const t = refTarget(registry, entity, f.field)
-      return sql`exists (select 1 from ${source(t)} x where x.id = ${ref(alias, f.field)} and ${ref('x', t.labelField)} = ${f.value})`
-    }
-    return f.value === null ? sql`${ref(alias, f.field)} is null` : sql`${ref(alias, f.field)} = ${f.value}`
-  })
-  return sql`where ${sql.join(conditions, sql` and `)}`
+  return sql`where ${sql.join(filters.map((f) => conditionOf(registry, entity, alias, f)), sql` and `)}`
+}
+
+function conditionOf(registry: Registry, entity: Entity<string, Fields>, alias: string, f: Filter): RawBuilder<unknown> {
+  if (f.op === 'any') return f.filters.length === 0 ? sql`false` : sql`(${sql.join(f.filters.map((x) => conditionOf(registry, entity, alias, x)), sql` or `)})`
+  if (f.op === 'search') {
+    const any = entity.searchFields.map((name) => containsClause(registry, entity, alias, name, f.value))
+    return any.length > 0 ? sql`(${sql.join(any, sql` or `)})` : sql`false`
+  }
+  const isAudit = f.field === 'id' || f.field === 'created_by' || f.field === 'updated_by'
+  if (!isAudit && !entity.fields[f.field]) throw new Error(`unknown filter field ${f.field}`)
+  if (f.op === 'contains') return containsClause(registry, entity, alias, f.field, String(f.value))
+  if (f.op === 'gte' || f.op === 'lte' || f.op === 'before_day') return boundClause(entity, alias, f)
+  if (f.op === 'in') return f.values.length === 0 ? sql`false` : sql`${ref(alias, f.field)} in (${sql.join(f.values.map((v) => sql`${v}`))})`
+  if (f.op === 'past_due') {
+    const spec = entity.fields[f.field]!.pastDue!
+    const past = sql`coalesce(${ref(alias, spec.due)} < now() and ${ref(alias, spec.unless.field)} <> all(${[...spec.unless.values]}::text[]), false)`
+    return f.value ? past : sql`not ${past}`
+  }
+  if (f.op === 'owned') {
+    const t = refTarget(registry, entity, f.field)
+    if (!t.own?.field) throw new Error(`'${entity.name}.${f.field}' refers to '${t.name}', which has no own field`)
+    return sql`exists (select 1 from ${source(t, 'all')} x where x.id = ${ref(alias, f.field)} and ${ref('x', t.own.field)} = ${f.user})`
+  }
+  if (f.op === 'label') {
+    const t = refTarget(registry, entity, f.field)
+    return sql`exists (select 1 from ${source(t, 'all')} x where x.id = ${ref(alias, f.field)} and ${ref('x', t.labelField)} = ${f.value})`
+  }
+  return f.value === null ? sql`${ref(alias, f.field)} is null` : sql`${ref(alias, f.field)} = ${f.value}`
 }
 
 /** A range bound: numbers as numeric (an integer column and a bound of 2.5 compare exactly, and never overflow), days as dates. */
@@ -145,7 +157,7 @@ export function orderClause(registry: Registry, entity: Entity<string, Fields>, 
   let expr: RawBuilder<unknown>
   if (field?.kind === 'ref') {
     const t = refTarget(registry, entity, name)
-    expr = sql`(select ${ref('o', t.labelField)} from ${source(t)} o where o.id = ${ref(alias, name)})`
+    expr = sql`(select ${ref('o', t.labelField)} from ${source(t, 'all')} o where o.id = ${ref(alias, name)})`
   } else {
     expr = sql`${ref(alias, name)}`
   }
@@ -167,7 +179,7 @@ export function listColumns(registry: Registry, entity: Entity<string, Fields>, 
     if (field.kind === 'ref') {
       const t = refTarget(registry, entity, name)
       const j = `r${i}`
-      joins.push(sql`left join ${source(t)} ${sql.raw(j)} on ${ref(j, 'id')} = ${ref(alias, name)}`)
+      joins.push(sql`left join ${source(t, 'all')} ${sql.raw(j)} on ${ref(j, 'id')} = ${ref(alias, name)}`)
       if (field.listAs === 'id') {
         columns.push(sql`${ref(alias, name)}`)
         labelsOfRawIds.push(sql`${sql.lit(name)}`, sql`${ref(j, t.labelField)}`)
@@ -180,7 +192,7 @@ export function listColumns(registry: Registry, entity: Entity<string, Fields>, 
       }
     } else if (field.kind === 'refs') {
       const t = refTarget(registry, entity, name)
-      const linked = sql`from ${id(linkTable(entity, name))} jt join ${source(t)} x on x.id = jt.target_id where jt.owner_id = ${ref(alias, 'id')}`
+      const linked = sql`from ${id(linkTable(entity, name))} jt join ${source(t, 'all')} x on x.id = jt.target_id where jt.owner_id = ${ref(alias, 'id')}`
       if (field.listAs === 'id') {
         columns.push(sql`(select coalesce(json_agg(x.id order by x.id), '[]'::json) ${linked}) as ${id(name)}`)
         labelsOfRawIds.push(sql`${sql.lit(name)}`, sql`(select json_object_agg(x.id, ${ref('x', t.labelField)}) ${linked})`)
@@ -210,10 +222,12 @@ function tablesRead(registry: Registry, entity: Entity<string, Fields>, filters:
     tables.add(rootOf(t).name)
     tables.add(t.name)
   }
-  for (const f of filters) {
-    if (f.op === 'search') entity.searchFields.forEach(viaLabel)
+  const visit = (f: Filter): void => {
+    if (f.op === 'any') f.filters.forEach(visit)
+    else if (f.op === 'search') entity.searchFields.forEach(viaLabel)
     else if (f.op === 'contains' || f.op === 'label' || f.op === 'owned') viaLabel(f.field)
   }
+  filters.forEach(visit)
   return [...tables].sort()
 }
 
@@ -237,7 +251,8 @@ async function countRows(db: Executor, registry: Registry, entity: Entity<string
  * transaction nothing is remembered: what it sees may yet be rolled back.
  */
 async function count(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[], pending: Promise<string> | undefined): Promise<number> {
-  if (filters.length === 0) {
+  // The counter counts a Trash's rows too: such a list is counted as a filtered one, remembered the same way.
+  if (filters.length === 0 && !entity.trash) {
     const r = await sql<{ n: number }>`select n from row_count where table_name = ${entity.name}`.execute(db)
     if (r.rows[0]) return Number(r.rows[0].n)
     return countRows(db, registry, entity, filters)
@@ -271,7 +286,7 @@ const withVirtual = (entity: Entity<string, Fields>, rows: Row[]): Row[] => (has
 
 /** The versions a filtered count is remembered under, looked up beside it; none inside a transaction or without a filter. */
 const pendingVersions = (db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[]) =>
-  filters.length > 0 && !db.isTransaction ? versionsOf(db, tablesRead(registry, entity, filters)) : undefined
+  (filters.length > 0 || entity.trash) && !db.isTransaction ? versionsOf(db, tablesRead(registry, entity, filters)) : undefined
 
 /**
  * How many records a list of the entity with these filters totals — its `total_elements` —
@@ -309,12 +324,12 @@ function labelColumns(registry: Registry, entity: Entity<string, Fields>, alias:
     const field = entity.fields[name]!
     if (field.kind === 'ref') {
       const t = refTarget(registry, entity, name)
-      return [sql`(select ${ref('x', t.labelField)}::text from ${source(t)} x where x.id = ${ref(alias, name)}) as ${id(`__label_${name}`)}`]
+      return [sql`(select ${ref('x', t.labelField)}::text from ${source(t, 'all')} x where x.id = ${ref(alias, name)}) as ${id(`__label_${name}`)}`]
     }
     if (field.kind === 'refs') {
       const t = refTarget(registry, entity, name)
       return [sql`(select coalesce(json_object_agg(x.id, ${ref('x', t.labelField)}), '{}'::json) from ${id(linkTable(entity, name))} jt
-        join ${source(t)} x on x.id = jt.target_id where jt.owner_id = ${ref(alias, 'id')}) as ${id(`__label_${name}`)}`]
+        join ${source(t, 'all')} x on x.id = jt.target_id where jt.owner_id = ${ref(alias, 'id')}) as ${id(`__label_${name}`)}`]
     }
     return []
   })
@@ -358,14 +373,14 @@ async function linesOf(db: Executor, registry: Registry, entity: Entity<string, 
  * One stored row as `{id}` returns it: raw reference ids (many-to-many as id arrays), the
  * display names of its references in `_labels`, a document's lines, no write-only field.
  */
-export async function findRow(db: Executor, entity: Entity<string, Fields>, rowId: number, registry: Registry = registeredEntities): Promise<Row | undefined> {
+export async function findRow(db: Executor, entity: Entity<string, Fields>, rowId: number, registry: Registry = registeredEntities, rows: SourceRows = 'live'): Promise<Row | undefined> {
   const readable = readableFields(entity)
   const extra = readable
     .filter((n) => entity.fields[n]!.kind === 'refs')
     .map((n) => sql`array(select jt.target_id from ${id(linkTable(entity, n))} jt where jt.owner_id = t.id order by jt.target_id) as ${id(n)}`)
   const columns = storedReadable(entity, readable).map((n) => sql`${ref('t', n)}`)
   const all = [sql`t.id`, ...columns, ...extra, sql`t.created_at`, sql`t.updated_at`, sql`t.created_by`, sql`t.updated_by`, ...labelColumns(registry, entity, 't')]
-  const r = await sql<Row>`select ${sql.join(all)} from ${source(entity)} t where t.id = ${rowId}`.execute(db)
+  const r = await sql<Row>`select ${sql.join(all)} from ${source(entity, rows)} t where t.id = ${rowId}`.execute(db)
   const raw = r.rows[0]
   if (!raw) return undefined
   let row = withLabels(raw)

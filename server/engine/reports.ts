@@ -8,6 +8,7 @@ import { languageOf, translator, type Language } from '../i18n'
 import type { Actor } from './hooks'
 import type { Registry } from './list-query'
 import { pdfLanguageOf, tablePdf } from './pdf'
+import { sendReportXlsx } from './export'
 import { pageOf } from './request'
 import { validateShape, type Values } from './validate'
 
@@ -77,6 +78,7 @@ async function* csvLines(db: Db, report: Report, query: RawBuilder<unknown>, hea
   const isText = report.columnNames.map((c) => !['integer', 'decimal', 'date', 'datetime', 'boolean'].includes(report.columns[c]!.kind))
   // A cursor reads every row without holding them all; its transaction keeps them consistent.
   const trx: ControlledTransaction<Database> = await db.startTransaction().execute()
+  let isDone = false
   try {
     await sql`declare report_rows no scroll cursor for select * from (${query}) r ${orderOf(report)}`.execute(trx)
     for (;;) {
@@ -85,9 +87,11 @@ async function* csvLines(db: Db, report: Report, query: RawBuilder<unknown>, hea
       if (batch.rows.length < CSV_BATCH) break
     }
     await trx.commit().execute()
-  } catch (e) {
-    await trx.rollback().execute()
-    throw e
+    isDone = true
+  } finally {
+    // Also when the client goes away mid-download (the generator is returned, no error thrown):
+    // an open transaction would hold the embedded database's only connection.
+    if (!isDone) await trx.rollback().execute()
   }
 }
 
@@ -275,6 +279,12 @@ export function registerReportRoutes(app: FastifyInstance, deps: { db: Db; regis
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${report.name}.csv"`)
         .send(Readable.from(csvLines(deps.db, report, query, header)))
+    })
+
+    // The same rows as a workbook (server/engine/export.ts: typed cells, streamed from one snapshot).
+    app.get<{ Querystring: Values }>(`${report.api.base}/xlsx`, { config }, async (request, reply) => {
+      const { query } = await prepare(request.query, request.principal ?? null)
+      return sendReportXlsx(deps.db, request, reply, report, sql`select * from (${query}) r ${orderOf(report)}`)
     })
 
     app.get<{ Querystring: Values }>(`${report.api.base}/pdf`, { config }, async (request, reply) => {

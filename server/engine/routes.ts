@@ -8,11 +8,13 @@ import { isOwnAction } from './access'
 import type { HookRegistry } from './hooks'
 import { findRow, type Registry } from './list-query'
 import { filtersOf, orderingOf, pageOf, rowIdOf, viewFilters } from './request'
+import { unpagedLimitOf } from './unpaged-limit'
 import { createRow, deleteImpact, deleteRow, deleteRows, readList, readRow, runAction, updateRow, type ActionHandler, type Ctx } from './service'
 import { messageFor } from '../i18n'
 import { readBody, uploadsOf } from './uploads'
 import { reorderGallery } from './gallery'
 import { createDocument, deleteDocument, deleteDocuments, readDocument, updateDocument } from './operations/documents'
+import { inDeleteBatch } from './trash'
 
 /**
  * The contract's routes for one registry entity (api-contract §2.1), each tagged with
@@ -93,8 +95,9 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     }
   }
   const unpaged = async (req: FastifyRequest, withFilters: boolean) => {
-    const query = req.query as Query
-    const { rows } = await readList(requestContext(deps, entity, req), { filters: filters(query, withFilters), ordering: orderingOf(entity, query) })
+    // `limit` (unpaged-limit.ts): the first rows of the list, as many as a screen shows at once.
+    const { limit, rest: query } = unpagedLimitOf(req.query as Query)
+    const { rows } = await readList(requestContext(deps, entity, req), { filters: filters(query, withFilters), ordering: orderingOf(entity, query), ...(limit ? { page: { page: 1, size: limit } } : {}) })
     return keyed(rows)
   }
 
@@ -158,9 +161,14 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
     },
     update: (req) => (entity.rowsPerLine ? updateDocumentRoute(req as FastifyRequest<{ Params: IdParams }>) : update(req as FastifyRequest<{ Params: IdParams }>)),
     // The contract's message, in the request's language (English exactly as the contract writes it).
-    delete: async (req) => ({ detail: say(req, await (entity.rowsPerLine ? deleteDocument : deleteRow)(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id))) }),
+    // Its audit entries are one batch; an entity with a Trash answers it too (`batch`: what `restore/` undoes).
+    delete: async (req) => {
+      const { result, batch } = await inDeleteBatch(entity, () => (entity.rowsPerLine ? deleteDocument : deleteRow)(requestContext(deps, entity, req), rowIdOf(entity, (req.params as IdParams).id)))
+      return { detail: say(req, result), ...(batch ? { batch } : {}) }
+    },
     delete_multiple: async (req) => {
-      return { detail: say(req, await (entity.rowsPerLine ? deleteDocuments : deleteRows)(requestContext(deps, entity, req), idsOfBody(req.body))) }
+      const { result, batch } = await inDeleteBatch(entity, () => (entity.rowsPerLine ? deleteDocuments : deleteRows)(requestContext(deps, entity, req), idsOfBody(req.body)))
+      return { detail: say(req, result), ...(batch ? { batch } : {}) }
     },
   }
 

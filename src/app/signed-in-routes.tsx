@@ -7,6 +7,7 @@ import type { AnyEntity } from '../engine/entity-api'
 import type { Report } from '../../schema/kit/report'
 import { asView } from '../../schema/kit'
 import { EntitiesProvider, ReportsProvider } from '../engine/entities-context'
+import { FormScreensProvider } from '../engine/form/reference-new'
 import { reportSearchOf } from '../engine/report/report-search'
 import { ListSkeleton } from '../engine/list/ListSkeleton'
 import type { EntityScreens, ScreenMap } from '../engine/form/extension'
@@ -77,6 +78,16 @@ function listComponent(entity: AnyEntity, screens: EntityScreens) {
     (screens.list?.() ?? import('../engine/list/ListScreen').then((m) => m.ListScreen)).then((Screen) => ({
       default: function EntityListRoute() {
         return <Screen entity={entity} />
+      },
+    })),
+  )
+}
+
+function trashComponent(entity: AnyEntity) {
+  return lazyRouteComponent(() =>
+    import('../engine/trash/TrashScreen').then(({ TrashScreen }) => ({
+      default: function EntityTrashRoute() {
+        return <TrashScreen entity={entity} />
       },
     })),
   )
@@ -165,7 +176,10 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
             <EntitiesProvider entities={entities}>
               <ReportsProvider reports={reports}>
                 <SessionAccess>
-                  <Shell queryClient={queryClient} />
+                  {/* A picker's "New …" dialog runs the target's module form as its own screen does. */}
+                  <FormScreensProvider screens={screens}>
+                    <Shell queryClient={queryClient} />
+                  </FormScreensProvider>
                 </SessionAccess>
               </ReportsProvider>
             </EntitiesProvider>
@@ -210,6 +224,8 @@ export function buildSignedInRoutes({ rootRoute, entities, reports = [], queryCl
         },
       }),
       createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.formPath}/$id/{-$name}`, beforeLoad: formGuard, component: form }),
+      // Its Trash (`trash` in the registry), beside its list: for those who may delete, who alone may restore.
+      ...(entity.trash ? [createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.listPath}/trash`, beforeLoad: requires({ permission: entity.permissions.DELETE }), component: trashComponent(entity) })] : []),
       ...(areaCount.get(entity.ui.areaPath) === 1 ? [createRoute({ getParentRoute: () => appRoute, path: `${entity.ui.areaPath}/$id`, beforeLoad: formGuard, component: form })] : []),
       ...secondAddresses(entity),
       // Its list views (`views`): each a list at its own address; their rows open the entity's

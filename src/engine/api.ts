@@ -42,6 +42,8 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
   const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: 'application/json' }
   const token = apiToken()
   if (token && !options.isLogin) headers.Authorization = token
+  // A write names the screen it was made on, for the record's history (audit_log.source).
+  if ((options.method ?? 'get') !== 'get' && typeof location !== 'undefined') headers['X-Screen'] = location.pathname.slice(0, 300)
   const searchParams: Record<string, string | number> = {}
   for (const [key, value] of Object.entries(options.searchParams ?? {})) if (value !== undefined) searchParams[key] = value
 

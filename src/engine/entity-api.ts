@@ -87,12 +87,20 @@ export async function updateRecord(entity: AnyEntity, id: number, payload: Paylo
 
 const detailOf = (body: unknown) => (isObject(body) && typeof body.detail === 'string' ? body.detail : undefined)
 
-export async function deleteRecord(entity: AnyEntity, id: number): Promise<string | undefined> {
-  return detailOf(await apiRequest(`${entity.api.base}/delete/${id}`, { method: 'delete' }))
+/** What a delete answers: the server's words and, for an entity with a Trash, the batch `restore/` undoes it by. */
+export type DeleteAnswer = { detail?: string; batch?: string }
+
+const deleteAnswerOf = (body: unknown): DeleteAnswer => ({
+  ...(detailOf(body) !== undefined ? { detail: detailOf(body) } : {}),
+  ...(isObject(body) && typeof body.batch === 'string' ? { batch: body.batch } : {}),
+})
+
+export async function deleteRecord(entity: AnyEntity, id: number): Promise<DeleteAnswer> {
+  return deleteAnswerOf(await apiRequest(`${entity.api.base}/delete/${id}`, { method: 'delete' }))
 }
 
-export async function deleteRecords(entity: AnyEntity, ids: readonly number[]): Promise<string | undefined> {
-  return detailOf(await apiRequest(`${entity.api.base}/delete_multiple/`, { method: 'delete', json: { ids } }))
+export async function deleteRecords(entity: AnyEntity, ids: readonly number[]): Promise<DeleteAnswer> {
+  return deleteAnswerOf(await apiRequest(`${entity.api.base}/delete_multiple/`, { method: 'delete', json: { ids } }))
 }
 
 /** What deleting does to the rows that refer to the deleted: refused, their link cleared, deleted with it, unlinked. */

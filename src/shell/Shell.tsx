@@ -8,6 +8,7 @@ import { useNavigation } from './useNavigation'
 import { FloatingButtons, OpenPanel } from './panels/Panels'
 import { connectSettings, useSettings } from './settings/store'
 import { useDocumentTitle } from './useDocumentTitle'
+import { PaletteHost } from './palette/PaletteHost'
 import { clearFeedbackHistory, recordFeedback } from '../engine/ui/feedback-history'
 import { useFeedback } from '../engine/ui/notifications'
 import { PageSpinner } from '../engine/ui/PageSpinner'
@@ -64,6 +65,7 @@ function Layout() {
       )}
       <FloatingButtons />
       <OpenPanel />
+      <PaletteHost items={items} />
     </>
   )
 }

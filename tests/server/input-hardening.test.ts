@@ -4,7 +4,7 @@ import { entities, registry } from '../../schema'
 import { JSON_MAX_CHARS, JSON_MAX_DEPTH } from '../../schema/kit/validators'
 import { buildApp, defaultModules } from '../../server/app'
 import type { DomainModule } from '../../server/engine/modules'
-import { describeEachDatabase, JWT_SECRET } from './helpers/app'
+import { describeOnOneDatabase, JWT_SECRET } from './helpers/app'
 import { multipart } from './helpers/multipart'
 import { countRows, createReferences, createSample, labelOf, sampleInput, translate, type AnyEntity } from './helpers/samples'
 
@@ -41,7 +41,7 @@ const nestedObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat
 /** The headers helmet sets on every answer, which a bad path's answer must carry too. */
 const SECURITY_HEADERS = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'strict-transport-security']
 
-describeEachDatabase('input that once gave a 500', (t) => {
+describeOnOneDatabase('input that once gave a 500', (t) => {
   const cities = async () => countRows(t.current, 'city')
 
   describe('ids beyond what a bigint holds', () => {

@@ -27,7 +27,7 @@ async function withDatabase(kind: DatabaseKind, options: { empty?: boolean }, wo
 /** The registry's `city` with other fields, as a later version of its file would declare it. */
 function cityWith(fields: Fields) {
   // The same filters as the registry's city: the changes under test are the fields'.
-  const city = defineEntity({ name: 'city', module: 'geo', listKey: 'cities', ordering: 'id', route: { area: 'city-management', list: 'cities' }, fields, filters: registry.city.filterFields as never })
+  const city = defineEntity({ name: 'city', module: 'geo', listKey: 'cities', ordering: 'id', route: { area: 'city-management', list: 'cities' }, fields, filters: registry.city.filterFields as never, trash: registry.city.trash !== undefined })
   return entities.map((e) => (e.name === 'city' ? city : e))
 }
 
@@ -82,10 +82,16 @@ async function expectSchemaMatchesRegistry(db: Db): Promise<void> {
     join pg_namespace n on n.oid = con.connamespace
     join pg_attribute a on a.attrelid = con.conrelid and a.attnum = con.conkey[1]
     where con.contype = 'u' and n.nspname = current_schema()`.execute(db)
-  for (const u of spec.uniques) expect(uniques.rows.find((r) => r.name === u.name)).toEqual({ name: u.name, table: u.table, column: u.column })
-
   const indexes = await sql<{ name: string; table: string; def: string }>`
     select indexname as name, tablename as table, indexdef as def from pg_indexes where schemaname = current_schema()`.execute(db)
+  for (const u of spec.uniques.filter((x) => !x.live)) expect(uniques.rows.find((r) => r.name === u.name)).toEqual({ name: u.name, table: u.table, column: u.column })
+  // Unique among the rows not in a Trash: a partial unique index, no constraint.
+  for (const u of spec.uniques.filter((x) => x.live)) {
+    expect(uniques.rows.find((r) => r.name === u.name), `${u.name} is no constraint`).toBeUndefined()
+    const found = indexes.rows.find((r) => r.name === u.name)
+    expect(found?.table, `unique index ${u.name}`).toBe(u.table)
+    expect(found!.def).toMatch(new RegExp(`^CREATE UNIQUE INDEX ${u.name} ON .* \\(${u.column}${u.within ? `, ${u.within}` : ''}\\) WHERE \\(deleted_at IS NULL\\)$`))
+  }
   expect(live.hasTrgm, 'pg_trgm is installed on both PGlite and PostgreSQL 15 with contrib').toBe(true)
   for (const ix of spec.indexes) {
     const found = indexes.rows.find((r) => r.name === ix.name)

@@ -197,15 +197,19 @@ describeEachDatabase('orders', (t) => {
         ['order', 'confirm'],
         ['order_payment', 'create'],
         ['order', 'create'],
+        // Its lines are part of its history (issue 25), each named by its place.
+        ['orderitem', 'create'],
       ])
       expect(history.every((h) => h.actor === 'admin')).toBe(true)
       expect(history[2]!.changes.status).toEqual(['pending', 'confirmed'])
       expect((history[2]!.changes._input as [null, Record<string, unknown>])[1]).toMatchObject({ pay_amount: '8.00' })
       expect(history[3]!.label).toMatch(/^RV\d{11}$/)
+      expect((history[5] as { line?: { field: string; position: number } }).line).toMatchObject({ field: 'order_items', position: 1 })
       // Someone who may read orders but not their payments sees the order's own entries.
       const clerk = await callerWith(t.current, ['ORDER_DETAILS'])
       const theirs = ok(await clerk({ method: 'GET', url: `${orders}/history/${made.id}` })).history as Array<{ entity: string }>
-      expect([...new Set(theirs.map((h) => h.entity))]).toEqual(['order'])
+      // Its lines are the order's own (read with it); its payments' are not theirs.
+      expect([...new Set(theirs.map((h) => h.entity))]).toEqual(['order', 'orderitem'])
       expect((await call({ method: 'GET', url: `${orders}/history/99999999` })).status).toBe(404)
       expect((await (await callerWith(t.current, ['ORDER_LIST']))({ method: 'GET', url: `${orders}/history/${made.id}` })).status).toBe(403)
     })

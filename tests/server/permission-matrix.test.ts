@@ -1,6 +1,6 @@
 import { entities, reports } from '../../schema'
-import { describeEachDatabase } from './helpers/app'
+import { describeOnOneDatabase } from './helpers/app'
 import { permissionMatrix } from './helpers/permission-matrix'
 
 /** Every route of the app × every kind of caller: see helpers/permission-matrix.ts. */
-describeEachDatabase('permission matrix', (t) => permissionMatrix(t, entities, reports))
+describeOnOneDatabase('permission matrix', (t) => permissionMatrix(t, entities, reports))

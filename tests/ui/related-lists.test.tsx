@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { entities } from '../../schema'
@@ -96,8 +96,130 @@ describe('related lists under a form', () => {
 })
 
 /**
- * A record's history under its form (the registry's `history`, issue 22): its own moves with
- * what they were given, and its related rows', from the server's `history/{id}`.
+ * A related list a page at a time, each row opening its form, and "New …" (issue 25): the
+ * other entity's form with the reference filled in from the address (`?crate=4&from=crate`),
+ * judged against the registry, which comes back to the record after the save.
+ */
+describe('paging a related list and starting a related row', () => {
+  const noHistory = [
+    http.get(api(`${crate.api.base}/history/:id`), () => HttpResponse.json({ history: [] })),
+    // The crate picker's options.
+    http.get(api(`${crate.api.base}/all/`), () => HttpResponse.json(envelope('crates', [stored]))),
+  ]
+  beforeEach(() => {
+    i18n.addResourceBundle('en', 'translation', { field: { crate: 'Crate' } }, true, true)
+  })
+  const itemsByPage: Record<string, ReturnType<typeof item>[]> = {
+    '1': [item(9, 'Mangoes', 12), item(8, 'Limes', 3)],
+    '2': [item(7, 'Figs', 4), item(6, 'Dates', 9)],
+    '3': [item(5, 'Plums', 1)],
+  }
+
+  it('pages with Previous and Next, saying which rows of how many, each row a link to its form', async () => {
+    storeSessionOf(adminUser)
+    const pages: string[] = []
+    server.use(
+      ...noHistory,
+      http.get(api(`${crate.api.base}/4`), () => HttpResponse.json(stored)),
+      http.get(api(`${crateItem.api.base}/search/`), ({ request }) => {
+        const page = new URL(request.url).searchParams.get('page') ?? '1'
+        pages.push(page)
+        return HttpResponse.json(envelope('crate_items', itemsByPage[page] ?? [], Number(page), 2, 5))
+      }),
+    )
+    const { user } = await renderApp(`${crate.ui.formPath}/4`, { entities: registered })
+    const panel = await screen.findByRole('region', { name: 'Crate items' })
+    await within(panel).findByText('1–2 of 5')
+    const previous = within(panel).getByRole('button', { name: 'Previous page' })
+    const next = within(panel).getByRole('button', { name: 'Next page' })
+    expect(previous).toBeDisabled()
+    await user.click(next)
+    await within(panel).findByText('3–4 of 5')
+    expect(within(panel).getByRole('link', { name: 'Figs' })).toHaveAttribute('href', `${crateItem.ui.formPath}/7`)
+    expect(within(panel).getByRole('link', { name: 'Dates' })).toHaveAttribute('href', `${crateItem.ui.formPath}/6`)
+    await user.click(next)
+    await within(panel).findByText('5–5 of 5')
+    expect(within(panel).getAllByRole('row').map((r) => r.textContent)).toEqual(['NameQuantity', 'Plums1'])
+    expect(next).toBeDisabled()
+    await user.click(previous)
+    await within(panel).findByText('3–4 of 5')
+    expect(pages.slice(0, 3)).toEqual(['1', '2', '3'])
+    // The whole list, filtered by the record, is a link away.
+    expect(within(panel).getByRole('link', { name: 'See all (5)' })).toHaveAttribute('href', `${crateItem.ui.listPath}?crate=4`)
+  })
+
+  it('starts a new row with the record filled in, and comes back to the record after the save', async () => {
+    storeSessionOf(adminUser)
+    let created: Record<string, unknown> | undefined
+    server.use(
+      ...noHistory,
+      http.get(api(`${crate.api.base}/4`), () => HttpResponse.json(stored)),
+      http.get(api(`${crateItem.api.base}/search/`), () => HttpResponse.json(envelope('crate_items', created ? [item(10, 'Pears', 6)] : [], 1, 2, created ? 1 : 0))),
+      http.post(api(`${crateItem.api.base}/create/`), async ({ request }) => {
+        created = (await request.json()) as Record<string, unknown>
+        return HttpResponse.json({ ...item(10, 'Pears', 6), crate: 4 }, { status: 201 })
+      }),
+    )
+    const { user, router } = await renderApp(`${crate.ui.formPath}/4`, { entities: registered })
+    const panel = await screen.findByRole('region', { name: 'Crate items' })
+    await within(panel).findByText('None yet.')
+    const start = within(panel).getByRole('link', { name: 'New Crate item' })
+    expect(start).toHaveAttribute('href', `${crateItem.ui.formPath}/new?crate=4&from=crate`)
+    await user.click(start)
+    await screen.findByRole('heading', { name: 'New Crate item' })
+    // The crate is chosen already, by its name.
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /^Crate/ })).toHaveValue('Blue crate'))
+    // Cancel goes back to the record, not to the items' list.
+    expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', `${crate.ui.formPath}/4`)
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Pears')
+    await user.type(screen.getByLabelText(/^Quantity/), '6')
+    await user.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${crate.ui.formPath}/4`))
+    expect(created).toMatchObject({ name: 'Pears', crate: 4, quantity: 6 })
+    // Back on the record, its list has the new row.
+    const again = await screen.findByRole('region', { name: 'Crate items' })
+    expect(await within(again).findByRole('link', { name: 'Pears' })).toHaveAttribute('href', `${crateItem.ui.formPath}/10`)
+  })
+
+  it('fills in only a reference of the form, with an id, and returns only to the record that reference names', async () => {
+    storeSessionOf(adminUser)
+    server.use(...noHistory, http.get(api(`${crate.api.base}/4`), () => HttpResponse.json(stored)))
+    const { prefillOf } = await import('../../src/engine/form/prefill')
+    expect(prefillOf(crateItem, { crate: 4, from: 'crate' }, registered)).toEqual({ initialValues: { crate: 4 }, returnTo: `${crate.ui.formPath}/4` })
+    expect(prefillOf(crateItem, { crate: '4' }, registered)).toEqual({ initialValues: { crate: 4 } })
+    // Not a reference, not an id, not an entity the reference points at: nothing taken.
+    expect(prefillOf(crateItem, { name: 4, quantity: 3, crate: '4; drop', from: 'crate' }, registered)).toEqual({})
+    expect(prefillOf(crateItem, { crate: 0 }, registered)).toEqual({})
+    expect(prefillOf(crateItem, { crate: 4, from: 'country' }, registered)).toEqual({ initialValues: { crate: 4 } })
+    expect(prefillOf(crateItem, { crate: 4, from: 'https://elsewhere.example' }, registered)).toEqual({ initialValues: { crate: 4 } })
+    // On the screen: a stray parameter leaves the form as it starts.
+    await renderApp(`${crateItem.ui.formPath}/new?quantity=7&crate=x`, { entities: registered })
+    await screen.findByRole('heading', { name: 'New Crate item' })
+    expect(screen.getByRole('combobox', { name: /^Crate/ })).toHaveValue('')
+    expect(screen.getByLabelText(/^Quantity/)).toHaveDisplayValue('')
+    expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', crateItem.ui.listPath)
+  })
+
+  it('offers no "New …" to a user who may not create the related rows', async () => {
+    const reader: ServerUser = { ...adminUser, id: 12, is_admin: false, role: 'READER', permissions: ['CRATE_LIST', 'CRATE_DETAILS', 'CRATE_ITEM_LIST', 'CRATE_ITEM_DETAILS'] }
+    storeSessionOf(reader)
+    server.use(
+      accessTokenAnswers(reader),
+      ...noHistory,
+      http.get(api(`${crate.api.base}/4`), () => HttpResponse.json(stored)),
+      http.get(api(`${crateItem.api.base}/search/`), () => HttpResponse.json(envelope('crate_items', itemsByPage['1']!, 1, 2, 5))),
+    )
+    await renderApp(`${crate.ui.formPath}/4`, { entities: registered })
+    const panel = await screen.findByRole('region', { name: 'Crate items' })
+    await within(panel).findByRole('link', { name: 'Mangoes' })
+    expect(within(panel).queryByRole('link', { name: 'New Crate item' })).toBeNull()
+  })
+})
+
+/**
+ * A record's history under its form (the registry's `history`, issue 22; its History tab since
+ * issue 25): its own moves with what they were given, and its related rows', from the
+ * server's `history/{id}`.
  */
 describe('a record’s history under its form', () => {
   const shipment = defineEntity({
@@ -127,13 +249,16 @@ describe('a record’s history under its form', () => {
         }),
       ),
     )
-    await renderApp(`${shipment.ui.formPath}/4`, { entities: [...registered, shipment] })
+    const { user } = await renderApp(`${shipment.ui.formPath}/4`, { entities: [...registered, shipment] })
+    // The form's History tab (issue 25).
+    await user.click(await screen.findByRole('tab', { name: 'History' }))
     const panel = await screen.findByRole('region', { name: 'History' })
     const entries = await within(panel).findAllByRole('listitem')
     expect(entries.map((e) => e.textContent)).toEqual([
-      expect.stringMatching(/Send.*Draft.*Sent.*Note: By van.*sadia$/),
-      expect.stringMatching(/Crate item Mangoes — Created · 12\.50admin$/),
-      expect.stringMatching(/Created.*System$/),
+      expect.stringMatching(/^sadiaSend.*Note: By van.*Draft.*Sent$/),
+      expect.stringMatching(/^adminCrate item Mangoes — Created.*12\.50$/),
+      expect.stringMatching(/^SystemCreated/),
     ])
+    expect(within(entries[1]!).getByRole('link', { name: 'Mangoes' })).toHaveAttribute('href', `${crateItem.ui.formPath}/9`)
   })
 })

@@ -25,5 +25,7 @@ export const ledgerAccount = defineEntity({
     is_cash_bank: f.boolean({ virtual: true, compute: () => false, sortable: false }),
   },
   ...chartNode,
+  // Its postings in the general ledger, newest first.
+  related: [{ entity: 'account_log', via: 'ledger', columns: ['log_date', 'reference_no', 'log_type', 'sub_ledger', 'debit_amount', 'credit_amount', 'details'] }],
   nav: { group: 'accounting', icon: 'account_balance', order: 3 },
 })

@@ -12,5 +12,7 @@ export const subLedgerAccount = defineEntity({
   fields: {
     name: f.text({ max: 100, required: true, unique: true, search: true, normalize: 'lower_snake' }),
   },
+  // The general-ledger postings tagged with it, newest first.
+  related: [{ entity: 'account_log', via: 'sub_ledger', columns: ['log_date', 'reference_no', 'log_type', 'ledger', 'debit_amount', 'credit_amount', 'details'] }],
   nav: { group: 'accounting', icon: 'label', order: 4 },
 })

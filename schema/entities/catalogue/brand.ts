@@ -12,5 +12,8 @@ export const brand = defineEntity({
     is_featured_brand: f.boolean({ default: false }),
   },
   listColumns: ['image', 'name', 'is_featured_brand'],
+  // Its products.
+  related: [{ entity: 'product', via: 'brand', columns: ['name', 'product_code', 'category', 'unit_price', 'is_verified'] }],
   nav: { group: 'e-commerce', icon: 'label', order: 3 },
+  trash: true,
 })

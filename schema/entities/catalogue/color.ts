@@ -10,4 +10,5 @@ export const color = defineEntity({
     name: f.text({ max: 255, required: true, search: true, unique: true, normalize: 'upper' }),
   },
   nav: { group: 'e-commerce', icon: 'tune', order: 5 },
+  trash: true,
 })

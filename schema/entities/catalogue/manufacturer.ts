@@ -15,5 +15,8 @@ export const manufacturer = defineEntity({
     details: f.text({ multiline: true, hideInList: true }),
   },
   listColumns: ['image', 'name'],
+  // Its products.
+  related: [{ entity: 'product', via: 'manufacturer', columns: ['name', 'product_code', 'category', 'brand', 'unit_price'] }],
   nav: { group: 'e-commerce', icon: 'business', order: 4 },
+  trash: true,
 })

@@ -10,4 +10,5 @@ export const size = defineEntity({
     name: f.text({ max: 255, required: true, search: true, unique: true, normalize: 'upper' }),
   },
   nav: { group: 'e-commerce', icon: 'list', order: 6 },
+  trash: true,
 })

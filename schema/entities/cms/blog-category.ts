@@ -15,5 +15,7 @@ export const blogCategory = defineEntity({
   fields: {
     name: f.text({ max: 500, required: true, search: true }),
   },
+  // Its posts.
+  related: [{ entity: 'cms_blog', via: 'blog_category', columns: ['title', 'date', 'is_published', 'is_featured'] }],
   nav: { group: 'blogs-group', icon: 'category', order: 2 },
 })

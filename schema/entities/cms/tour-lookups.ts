@@ -14,6 +14,7 @@ const lookup = <const N extends string, const L extends string, const A extends 
     route: { area, list: listKey },
     fields: { name: f.text({ max: 255, required: true, search: true, unique: true }) },
     nav: { group: 'content-management', icon: 'label', order },
+    trash: true,
   })
 
 export const language = lookup('language', 'languages', 'language-management', 30)

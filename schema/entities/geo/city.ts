@@ -17,5 +17,8 @@ export const city = defineEntity({
     country: f.ref('country', { required: true, onDelete: 'restrict' }),
   },
   listColumns: ['name', 'bn_name', 'country', 'url'],
+  // Its police stations.
+  related: [{ entity: 'thana', via: 'city', columns: ['name', 'bn_name', 'url'] }],
   nav: { group: 'settings', icon: 'location_city', order: 4, label: 'nav.districts', shortcut: true },
+  trash: true,
 })

@@ -18,5 +18,8 @@ export const country = defineEntity({
     continent_code: f.text({ code: true, max: 10 }),
   },
   listColumns: ['name', 'capital_name', 'country_code', 'phone_code', 'currency_code', 'continent_name'],
+  // Its districts.
+  related: [{ entity: 'city', via: 'country', columns: ['name', 'bn_name', 'url'] }],
   nav: { group: 'settings', icon: 'public', order: 3, label: 'nav.countries' },
+  trash: true,
 })

@@ -16,4 +16,5 @@ export const thana = defineEntity({
   },
   extraRoutes: [{ kind: 'listBy', path: 'all_thana_by_city_id', field: 'city' }],
   nav: { group: 'settings', icon: 'local_police', order: 5, label: 'nav.police_stations', shortcut: true },
+  trash: true,
 })

@@ -49,6 +49,8 @@ export const employee = defineEntity({
     { key: 'address', label: 'section.address', fields: ['street_address_one', 'street_address_two', 'country', 'city', 'thana', 'postal_code'] },
     { key: 'employment', label: 'section.employment', fields: ['branch', 'emp_id_no', 'designation', 'department', 'ticket_department', 'emp_join_date', 'basic_money', 'allowance_money'] },
   ],
+  // Its qualifications under its form; a new one starts with the employee filled in.
+  related: [{ entity: 'qualification', via: 'employee_id', columns: ['degree_name', 'passign_year', 'board', 'institute_name', 'grade'] }],
   nav: { group: 'employee-management', icon: 'person', order: 1, label: 'nav.employees' },
   // Its ledger account under Salary, named after the username (api-contract §4.1).
   ledger: { group: 'Salary', type: 'employee_ledger', name: 'username' },

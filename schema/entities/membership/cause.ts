@@ -24,5 +24,7 @@ export const cause = defineEntity({
   // Its goal is posted while there is one (server/domain/membership/causes.ts says how).
   posts: { as: 'sales', number: 'sales_invoice_no', when: (cause) => money.toMinor(cause.goal_amount as string) > 0n },
   ledger: { group: 'Sundry Debtors', type: 'cause_ledger' },
+  // Its donations; a new one starts with the cause filled in.
+  related: [{ entity: 'cause_donation', via: 'cause', columns: ['invoice_no', 'amount', 'donor', 'first_name', 'last_name', 'is_anonymous', 'payment_method'] }],
   nav: { group: 'membership', icon: 'assessment', order: 5 },
 })

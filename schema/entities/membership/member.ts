@@ -35,6 +35,8 @@ export const member = defineEntity({
     { key: 'address', label: 'section.address', fields: ['street_address_one', 'street_address_two', 'village', 'post_office', 'union', 'country', 'city', 'thana', 'postal_code'] },
     { key: 'family', label: 'section.family', fields: ['father_name', 'mother_name', 'spouse_name', 'profession', 'religion'] },
   ],
+  // What the member gave.
+  related: [{ entity: 'donation', via: 'donor', columns: ['invoice_no', 'cause', 'amount', 'payment_method'] }],
   nav: { group: 'membership', icon: 'people', order: 0 },
   // Its ledger account under Sundry Creditors, named after the username (api-contract §4.5, §5.1).
   ledger: { group: 'Sundry Creditors', type: 'member_ledger', name: 'username' },

@@ -24,4 +24,5 @@ export const branch = defineEntity({
     { key: 'address', label: 'section.address', fields: ['street_address_one', 'street_address_two', 'country', 'city', 'thana', 'postal_code'] },
   ],
   nav: { group: 'settings', icon: 'store', order: 6, label: 'nav.branches', shortcut: true },
+  trash: true,
 })

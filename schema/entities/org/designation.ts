@@ -9,5 +9,8 @@ export const designation = defineEntity({
   fields: {
     name: f.text({ max: 255, required: true, search: true, unique: true, normalize: 'title' }),
   },
+  // The employees who hold it.
+  related: [{ entity: 'employee', via: 'designation', columns: ['first_name', 'last_name', 'emp_id_no', 'department', 'branch', 'is_active'] }],
   nav: { group: 'employee-management', icon: 'badge', order: 3, label: 'nav.designations' },
+  trash: true,
 })

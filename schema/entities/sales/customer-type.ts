@@ -9,4 +9,5 @@ export const customerType = defineEntity({
     name: f.text({ max: 20, required: true, search: true, unique: true, normalize: 'capitalize' }),
   },
   nav: { group: 'settings', icon: 'category', order: 2, label: 'nav.customer_types' },
+  trash: true,
 })

@@ -30,6 +30,8 @@ export const customer = defineEntity({
     { key: 'sales', label: 'section.sales', fields: ['branch', 'cusotmer_type', 'is_online', 'customer_credit_limit'] },
   ],
   // First in Settings, as the spec's sidebar lists it.
+  // Their orders; a new one starts with the customer filled in.
+  related: [{ entity: 'order', via: 'user', columns: ['order_no', 'order_date', 'status', 'net_amount', 'paid_amount', 'payment_status'] }],
   nav: { group: 'settings', icon: 'person_outline', order: 0, label: 'nav.customers' },
   // Its ledger account under Sundry Debtors, named after the username (api-contract §4.1, §5.1).
   ledger: { group: 'Sundry Debtors', type: 'customer_ledger', name: 'username' },

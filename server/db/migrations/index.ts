@@ -177,6 +177,16 @@ export const migrations: readonly Migration[] = [
       await outboxAttachments(trx)
     },
   },
+  {
+    version: 10,
+    name: 'the audit log names where a change came from (the screen or route) and groups the changes of one bulk operation, so it can be undone',
+    up: async (trx) => {
+      // `source`: the screen the user was on (the browser says it) or the route that wrote; `batch`: one bulk update's or delete's rows, undone together.
+      await sql`alter table audit_log add column source varchar(300), add column batch uuid`.execute(trx)
+      await sql`create index audit_log_batch_idx on audit_log (batch) where batch is not null`.execute(trx)
+      await sql`create index audit_log_actor_at_idx on audit_log (actor, at desc)`.execute(trx)
+    },
+  },
 ]
 
 /**

@@ -39,9 +39,11 @@ export const SET_CREDENTIALS = 'USER_SET_CREDENTIALS'
 /** Permissions the identity rules check beyond the routes' and actions', by the entity they concern. */
 const RULE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = { user: [SET_CREDENTIALS] }
 
-/** An entity's permissions: the five of its generic routes, one per custom action and its rules' own (a line entity has none). */
+/** An entity's permissions: the five of its generic routes, one per custom action, its Trash's purge and its rules' own (a line entity has none). */
 export const permissionsOf = (e: Entity<string, Fields>): string[] =>
-  e.isLine ? [] : [...actions.map((a) => e.permissions[a]), ...Object.values(e.actions).map((a) => a.permission), ...(RULE_PERMISSIONS[e.name] ?? [])]
+  e.isLine
+    ? []
+    : [...actions.map((a) => e.permissions[a]), ...Object.values(e.actions).map((a) => a.permission), ...(e.trash ? [e.trash.purgePermission] : []), ...(RULE_PERMISSIONS[e.name] ?? [])]
 
 /** Every permission the registry declares: the entities' and the reports' (`<PREFIX>_VIEW`). */
 export function permissionNames(registry: Registry, reports: readonly Report[] = []): string[] {

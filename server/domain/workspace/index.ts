@@ -9,6 +9,7 @@ import { outboxActions } from '../../mail/outbox-actions'
 import { changeLogRows } from './change-log'
 import { notificationActions, registerNotificationRoutes } from './notifications'
 import { noteHooks } from './notes'
+import { savedViewHooks } from './saved-views'
 import { todaysFigures, unreadNotifications, type QuickPanelFigure, type QuickPanelNotification } from './quick-panel'
 import { utcDay } from '../../../schema/kit/dates'
 
@@ -36,7 +37,7 @@ export function workspaceModule(): DomainModule {
     reports: { change_log: changeLogRows },
     // Uploaded files (quota, removal of released ones), the outbox's "Send again" (issue 9) and the Inbox's "Mark read" (issue 23);
     // a note is its writer's (notes.ts).
-    hooks: { ...mediaHooks(entities), note: noteHooks },
+    hooks: { ...mediaHooks(entities), note: noteHooks, saved_view: savedViewHooks },
     actions: { ...outboxActions, ...notificationActions },
     routes(app, deps) {
       const { db, registry, mediaDir } = deps

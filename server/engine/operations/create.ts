@@ -24,7 +24,7 @@ import { fillLookup } from './workflow'
 export async function createRow(ctx: EngineCtx, body: Values): Promise<Row> {
   const { entity, actor } = ctx
   authorize(ctx, 'CREATE')
-  const input = ownInput(ctx, fromClient(ctx, body))
+  const input = ownInput(ctx, fromClient(ctx, body), 'create')
   // Without hooks that fill in values, judging (and hashing) need not hold a transaction.
   const early = hasBeforeValidate(ctx) ? undefined : await judge(ctx, ctx.db, entity, input, 'create')
   return inTransaction(ctx, async (trx) => {

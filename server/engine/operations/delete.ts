@@ -14,6 +14,9 @@ import { auditChanges, type LineRow } from './rows'
 import { inTransaction, pgError } from './transaction'
 import { refuseLocked } from './workflow'
 import { ownedMessage, ownerImpact, ownerOfAny, refuseOwned } from './owned'
+import { moveToTrash, type TrashErrors } from '../trash-move'
+import { currentAuditScope, inAuditBatch } from '../audit-scope'
+import { randomUUID } from 'node:crypto'
 
 /**
  * Deletes: a row with what goes with it — a document's lines, the rows whose reference
@@ -60,7 +63,7 @@ export const deleteMessage = (entity: Entity<string, Fields>, target: number | r
  * each through the line's hooks and audit, and the rows that cascade with it through the
  * engine too (their hooks, audit entries and files, deepest first), not by the database alone.
  */
-export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number): Promise<void> {
+export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number, auditAs: 'delete' | 'purge' = 'delete'): Promise<void> {
   const before = await lockRow(ctx, trx, rowId, 'delete')
   refuseLocked(ctx, before)
   await refuseOwned(ctx, trx, before)
@@ -82,7 +85,7 @@ export async function deleteOne(trx: Trx, ctx: EngineCtx, rowId: number): Promis
   }
   for (const ref of referencesTo(ctx.registry, ctx.entity)) if (ref.effect === 'clear' && !ref.isAuthor) await clearReference(trx, ctx, ref, rowId)
   await sql`delete from ${sql.id(rootOf(ctx.entity).name)} where id = ${rowId}`.execute(trx)
-  await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: rowId, action: 'delete', changes: auditChanges(ctx.entity, before, null, null) })
+  await writeAudit(trx, { actor: ctx.actor, entity: ctx.entity.name, entityId: rowId, action: auditAs, changes: auditChanges(ctx.entity, before, null, null) })
   await runAfter(ctx, trx, 'delete', rowId, before, null)
 }
 
@@ -108,7 +111,7 @@ async function clearReference(trx: Trx, ctx: EngineCtx, ref: Reference, rowId: n
  * of record refers to them and — counted once the transaction has failed, unless it is part
  * of a larger one — how many, and the record's name.
  */
-async function deleting<T>(ctx: EngineCtx, target: number | number[], work: (trx: Trx) => Promise<T>): Promise<T> {
+export async function deleting<T>(ctx: EngineCtx, target: number | number[], work: (trx: Trx) => Promise<T>): Promise<T> {
   let referrer: Referrer | undefined
   try {
     return await inTransaction(ctx, work, {
@@ -121,22 +124,42 @@ async function deleting<T>(ctx: EngineCtx, target: number | number[], work: (trx
     if (!referrer || ctx.db.isTransaction) throw e
     const ids = typeof target === 'number' ? [target] : target
     const refusing = (await impactOf(ctx.db, ctx.registry, ctx.entity, ids)).find((i) => i.effect === 'refuse')
-    const named = typeof target === 'number' ? await sql<Row>`select * from ${source(ctx.entity)} t where id = ${target}`.execute(ctx.db) : undefined
+    // A row in the Trash is named too (its delete for good, a purge, is refused the same way).
+    const named = typeof target === 'number' ? await sql<Row>`select * from ${source(ctx.entity, 'all')} t where id = ${target}`.execute(ctx.db) : undefined
     const label = named?.rows[0]?.[ctx.entity.labelField]
     throw new ConflictError(deleteMessage(ctx.entity, target, 'refused', { ...referrer, count: refusing?.count, name: typeof label === 'string' && label !== '' ? label : undefined }))
   }
 }
 
+/**
+ * A delete of an entity with a Trash moves its rows there (trash-move.ts), refused in the
+ * words a delete uses; its audit entries are one batch — the request's, else one of its own —
+ * which a restore (the Undo) names.
+ */
+async function trashing(ctx: EngineCtx, target: number | number[]): Promise<void> {
+  const errors: TrashErrors = {
+    missing: (ids) => (typeof target === 'number' ? notFound(ctx.entity, target) : new NotFoundError(deleteMessage(ctx.entity, ids, 'missing'))),
+    refused: (refusal) => new ConflictError(deleteMessage(ctx.entity, target, 'refused', refusal)),
+  }
+  const work = () => inTransaction(ctx, (trx) => moveToTrash(ctx, trx, typeof target === 'number' ? [target] : target, errors))
+  await (currentAuditScope().batch ? work() : inAuditBatch(randomUUID(), work))
+}
+
 /** Deletes one row; answers the contract's message (rendered in the request's language by the route). */
 export async function deleteRow(ctx: EngineCtx, rowId: number): Promise<Message> {
   authorize(ctx, 'DELETE', rowId)
-  await deleting(ctx, rowId, (trx) => deleteOne(trx, ctx, rowId))
+  if (ctx.entity.trash) await trashing(ctx, rowId)
+  else await deleting(ctx, rowId, (trx) => deleteOne(trx, ctx, rowId))
   return deleteMessage(ctx.entity, rowId, 'deleted')
 }
 
 export async function deleteRows(ctx: EngineCtx, ids: number[]): Promise<Message> {
   authorize(ctx, 'DELETE')
   const unique = [...new Set(ids)]
+  if (ctx.entity.trash) {
+    await trashing(ctx, unique)
+    return deleteMessage(ctx.entity, unique, 'deleted')
+  }
   await deleting(ctx, unique, async (trx) => {
     const found = await sql<{ id: number }>`select id from ${source(ctx.entity)} t where id = any(${unique}::bigint[])`.execute(trx)
     const have = new Set(found.rows.map((r) => r.id))
@@ -171,7 +194,8 @@ export async function deleteImpact(ctx: EngineCtx, target: number | number[]): P
   }
   // A document another record posted is refused before anything refers to it (owned.ts).
   const owner = await ownerOfAny(ctx, ctx.db, unique)
-  const references = [...(owner ? [ownerImpact(owner)] : []), ...(await impactOf(ctx.db, ctx.registry, ctx.entity, unique))]
+  // Rows that go to a Trash are held back by live rows alone (a trashed one may keep its reference).
+  const references = [...(owner ? [ownerImpact(owner)] : []), ...(await impactOf(ctx.db, ctx.registry, ctx.entity, unique, { live: ctx.entity.trash !== undefined }))]
   const refusing = references.find((r) => r.effect === 'refuse')
   const other = refusing ? ctx.registry.find((e) => e.name === refusing.entity) : undefined
   // A built-in row is refused whatever refers to it, in the words the delete itself would use.

@@ -9,12 +9,14 @@ import type { Values } from '../validate'
  * Writes of a caller who reaches an entity's rows only as their own (EntityConfig.own): a
  * record they write names them in `field`, whatever they sent; one written through `via`
  * must name a record of theirs. Reads and the rows a write may touch are narrowed by the
- * row scope (access.ts scopeOf).
+ * row scope (access.ts scopeOf). An `own.field` no client may set (read-only) is its
+ * writer's whoever writes: a record anyone creates names them (an admin's saved view is theirs).
  */
-export function ownInput(ctx: EngineCtx, input: Values): Values {
+export function ownInput(ctx: EngineCtx, input: Values, mode: 'create' | 'update'): Values {
   const field = ctx.entity.own?.field
-  if (ctx.access === 'system' || !field || !isOwnerOnly(ctx.entity, ctx.actor)) return input
-  return { ...input, [field]: ctx.actor.id }
+  if (ctx.access === 'system' || !field || !ctx.actor) return input
+  if (isOwnerOnly(ctx.entity, ctx.actor) || (mode === 'create' && ctx.entity.fields[field]?.isReadOnly)) return { ...input, [field]: ctx.actor.id }
+  return input
 }
 
 /** A record written through `via` by such a caller names a record of theirs, or its field is refused as an unknown one. */

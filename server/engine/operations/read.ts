@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { rootOf, type Entity, type Fields } from '../../../schema/kit'
 import type { Executor, Row, Trx } from '../../db/types'
-import { authorize, scopeOf, type EngineCtx } from '../access'
+import { authorize, scopeOf, type EngineCtx, type ScopePurpose } from '../access'
 import { NotFoundError } from '../errors'
 import { findRow, listRows, listTotal, type Filter, type ListQuery, type ListResult } from '../list-query'
 import { modelName } from '../validate'
@@ -14,9 +14,9 @@ export const notFound = (entity: Entity<string, Fields>, rowId: number | string)
 
 export const read = (ctx: EngineCtx, db: Executor, rowId: number) => findRow(db, ctx.entity, rowId, ctx.registry)
 
-/** Whether the row is within the caller's scope (always, without one). */
-export async function isInScope(ctx: EngineCtx, db: Executor, rowId: number): Promise<boolean> {
-  const scope = scopeOf(ctx)
+/** Whether the row is within the caller's scope (always, without one): to read it, or to write it (access.ts ScopePurpose). */
+export async function isInScope(ctx: EngineCtx, db: Executor, rowId: number, purpose: ScopePurpose = 'write'): Promise<boolean> {
+  const scope = scopeOf(ctx, purpose)
   if (scope.length === 0) return true
   const { rows } = await listRows(db, ctx.entity, { filters: [{ field: 'id', op: 'equals', value: rowId }, ...scope], ordering: 'id' }, ctx.registry)
   return rows.length > 0
@@ -26,7 +26,7 @@ export async function isInScope(ctx: EngineCtx, db: Executor, rowId: number): Pr
 export async function readRow(ctx: EngineCtx, rowId: number): Promise<Row> {
   authorize(ctx, 'DETAILS', rowId)
   const row = await read(ctx, ctx.db, rowId)
-  if (!row || !(await isInScope(ctx, ctx.db, rowId))) throw notFound(ctx.entity, rowId)
+  if (!row || !(await isInScope(ctx, ctx.db, rowId, 'read'))) throw notFound(ctx.entity, rowId)
   await runAfterRead(ctx, [row], 'record')
   return row
 }
@@ -34,7 +34,7 @@ export async function readRow(ctx: EngineCtx, rowId: number): Promise<Row> {
 /** A list for the caller: `filters` within their scope. */
 export async function readList(ctx: EngineCtx, query: ListQuery): Promise<ListResult> {
   authorize(ctx, 'LIST')
-  const result = await listRows(ctx.db, ctx.entity, { ...query, filters: [...query.filters, ...scopeOf(ctx)] }, ctx.registry, ctx.hooks)
+  const result = await listRows(ctx.db, ctx.entity, { ...query, filters: [...query.filters, ...scopeOf(ctx, 'read')] }, ctx.registry, ctx.hooks)
   await runAfterRead(ctx, result.rows, 'list')
   return result
 }
@@ -42,7 +42,7 @@ export async function readList(ctx: EngineCtx, query: ListQuery): Promise<ListRe
 /** How many records the caller's list totals (its `total_elements`), without a page: their permission, their scope. */
 export async function countList(ctx: EngineCtx, filters: readonly Filter[] = []): Promise<number> {
   authorize(ctx, 'LIST')
-  return listTotal(ctx.db, ctx.entity, [...filters, ...scopeOf(ctx)], ctx.registry)
+  return listTotal(ctx.db, ctx.entity, [...filters, ...scopeOf(ctx, 'read')], ctx.registry)
 }
 
 /**
@@ -54,7 +54,8 @@ export async function countList(ctx: EngineCtx, filters: readonly Filter[] = [])
  */
 export async function lockRow(ctx: EngineCtx, trx: Trx, rowId: number, purpose: 'change' | 'delete' = 'change'): Promise<Row> {
   await sql`select id from ${sql.id(rootOf(ctx.entity).name)} where id = ${rowId} ${purpose === 'delete' ? sql`for update` : sql`for no key update`}`.execute(trx)
-  const row = await read(ctx, trx, rowId)
+  // A delete for good reaches a row in the Trash (a purge, and what goes with it); a change never does.
+  const row = purpose === 'delete' ? await findRow(trx, ctx.entity, rowId, ctx.registry, 'all') : await read(ctx, trx, rowId)
   if (!row || !(await isInScope(ctx, trx, rowId))) throw notFound(ctx.entity, rowId)
   return row
 }

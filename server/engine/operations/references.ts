@@ -27,9 +27,17 @@ export async function checkReferences(trx: Trx, registry: Registry, entity: Enti
   collect(entity, values, '')
   const errors: Record<string, Message[]> = {}
   for (const [target, refs] of wanted) {
-    const found = await sql<{ id: number }>`select id from ${sql.id(target)} where id = any(${[...new Set(refs.map((r) => r.id))]}::bigint[])`.execute(trx)
-    const have = new Set(found.rows.map((r) => r.id))
-    for (const r of refs.filter((x) => !have.has(x.id))) (errors[r.key] ??= []).push({ key: 'validation.ref_missing', params: { value: r.id } })
+    // A row in the Trash (EntityConfig.trash) is there, but no new reference may point at it: nothing live points into the Trash.
+    const targetEntity = registry.find((e) => e.name === target)
+    const hasTrash = targetEntity?.trash !== undefined
+    const found = await sql<{ id: number; trashed: boolean }>`select id, ${hasTrash ? sql`deleted_at is not null` : sql`false`} as trashed
+      from ${sql.id(target)} where id = any(${[...new Set(refs.map((r) => r.id))]}::bigint[])`.execute(trx)
+    const have = new Map(found.rows.map((r) => [Number(r.id), r.trashed]))
+    for (const r of refs) {
+      const trashed = have.get(r.id)
+      if (trashed === undefined) (errors[r.key] ??= []).push({ key: 'validation.ref_missing', params: { value: r.id } })
+      else if (trashed) (errors[r.key] ??= []).push({ key: 'validation.ref_trashed', params: { entity: targetEntity!.labelKey, value: r.id } })
+    }
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
 }

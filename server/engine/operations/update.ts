@@ -27,7 +27,7 @@ import { sql } from 'kysely'
 export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Promise<Row> {
   const { entity, actor } = ctx
   authorize(ctx, 'UPDATE', rowId)
-  const input = ownInput(ctx, fromClient(ctx, body))
+  const input = ownInput(ctx, fromClient(ctx, body), 'update')
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(ctx, trx, rowId)
     refuseLocked(ctx, before)

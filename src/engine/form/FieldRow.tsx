@@ -46,6 +46,7 @@ export function FieldRow({
   Widget = FieldWidget,
   knownLabels,
   lockedNote,
+  offersNew = false,
 }: {
   name: string
   field: AnyField
@@ -56,6 +57,8 @@ export function FieldRow({
   knownLabels?: Readonly<Record<string, string>>
   /** Shown but not editable, with this note (i18n key) saying why: a built-in role's name. */
   lockedNote?: string
+  /** A reference's picker offers "New …" for its target in a dialog (the generic form's: not a list's filter). */
+  offersNew?: boolean
 }) {
   const { t } = useTranslation()
   const id = useId()
@@ -115,6 +118,7 @@ export function FieldRow({
           knownLabels={knownLabels}
           filters={filters}
           source={field.slugFrom === undefined ? undefined : source}
+          offersNew={offersNew}
         />
       )}
       {message && (

@@ -3,7 +3,7 @@ import { lazy, Suspense, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAccess } from '../access-context'
 import { isApiError } from '../api'
-import { documentOf, isBuiltInRow, isDeletableRow, isEditableIn, renderMessage } from '../../../schema/kit'
+import { documentOf, isDeletableRow, isEditableIn, renderMessage } from '../../../schema/kit'
 import { titleOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useEntityRecord } from '../queries'
@@ -13,13 +13,13 @@ import { ConfirmDialog } from '../ui/ConfirmDialog'
 import { Icon } from '../ui/icons'
 import { PageSpinner } from '../ui/PageSpinner'
 import type { FormExtension } from './extension'
-import { FieldRow } from './FieldRow'
-import { LinesEditor } from './LinesEditor'
+import { FormFields } from './FormFields'
+import { useFormPrefill } from './prefill'
 import { ComputedValues } from './ComputedValues'
 import { useFormController } from './useFormController'
 import { requestPrint } from '../print/print-request'
 import { RelatedLists } from './RelatedLists'
-import { RecordHistory } from './RecordHistory'
+import { RecordTabs } from './history-tabs'
 import { FormActions, type FormAction } from './FormActions'
 import { useRecordDelete } from './useRecordDelete'
 import { LazyDeleteDialog } from '../list/LazyDeleteDialog'
@@ -27,10 +27,6 @@ import { LazyDeleteDialog } from '../list/LazyDeleteDialog'
 const PrintDocument = lazy(() => import('../print/PrintDocument').then((m) => ({ default: m.PrintDocument })))
 import { listReturn } from '../list/list-return'
 import { RecordActions } from '../actions/RecordActions'
-import { SelfTreeSelect } from '../widgets/TreeRefSelect'
-import { linesTreeOf } from '../check-tree'
-import { useEntities } from '../entities-context'
-import { LinesCheckTree } from './LinesCheckTree'
 import { OwnerGalleries, useOwnerGalleries } from '../gallery/OwnerGalleries'
 
 /**
@@ -38,8 +34,6 @@ import { OwnerGalleries, useOwnerGalleries } from '../gallery/OwnerGalleries'
  * creates, an id edits. Loading and not-found are handled here; the form itself renders
  * what `useFormController` holds.
  */
-const gridClass = 'grid min-w-0 gap-x-6 gap-y-5 sm:grid-cols-2'
-
 export function FormRoute({ entity: registered, extension }: { entity: AnyEntity; extension?: FormExtension }) {
   // A document kept one row per line (a voucher) is edited as the document: its header and its lines.
   const entity = useMemo(() => (registered.rowsPerLine ? documentOf(registered) : registered), [registered])
@@ -92,10 +86,11 @@ export function LoadError({ entity, error }: { entity: AnyEntity; error: unknown
 export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyEntity; row: Row | null; extension?: FormExtension }) {
   const { t } = useTranslation()
   const access = useAccess()
-  const entities = useEntities()
   // The pictures this record owns (a product's gallery), on its form.
   const galleries = useOwnerGalleries(entity, openedRow === null)
-  const controller = useFormController({ entity, row: openedRow, extension, afterCreate: galleries.uploadStaged })
+  // A new record started from another (a related list's "New …"): its reference filled in, and back there after.
+  const prefill = useFormPrefill(entity, openedRow === null)
+  const controller = useFormController({ entity, row: openedRow, extension, afterCreate: galleries.uploadStaged, ...prefill })
   const { form, submit, isSaving, leavePrompt, isNew, row } = controller
   // A record its workflow has moved on (confirmed, cancelled) is shown, not edited: the server would refuse.
   const isLocked = row !== null && !isEditableIn(entity, row)
@@ -113,37 +108,6 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
   const title = isNew ? t('form.new_title', { entity: one }) : typeof number === 'string' && number ? t('form.numbered_title', { entity: one, number }) : t('form.edit_title', { entity: one })
   const deleteWords = extension?.deleteWords
   const label = row ? titleOf(entity, row) : ''
-  const fieldOf = (name: string) => {
-    const field = controller.fieldOf(name)
-    // Lines that each name a row of a tree (a role's menu items) are ticked in that tree.
-    const isTree = field.kind === 'lines' && linesTreeOf(field, entities) !== undefined
-    return field.kind === 'lines' && !controller.widgets?.[name] && !isTree ? (
-      <LinesEditor
-        key={name}
-        name={name}
-        field={field}
-        labelKey={controller.labelKey(name)}
-        control={form.control}
-        storedLabels={controller.storedLineLabels(name)}
-        isDisabled={!canSave}
-        widgets={controller.widgets}
-        balance={entity.rules.find((rule) => rule.kind?.balanced.lines === name)?.kind?.balanced}
-        revalidate={form.trigger}
-        setValue={form.setValue}
-      />
-    ) : (
-      <FieldRow
-        key={name}
-        name={name}
-        field={field}
-        labelKey={controller.labelKey(name)}
-        control={form.control}
-        Widget={controller.widgets?.[name] ?? (isTree ? LinesCheckTree : field.kind === 'ref' && field.ref?.target === entity.name ? SelfTreeSelect : undefined)}
-        knownLabels={controller.knownLabelsOf(name)}
-        lockedNote={name === entity.builtIn?.field && isBuiltInRow(entity, row) ? 'form.built_in_locked' : controller.isUnpickable(name) ? 'form.cannot_pick' : field.isAdminOnly && !access.isAdmin ? 'form.admin_only' : undefined}
-      />
-    )
-  }
   // What a stored record offers besides saving: its printed form, and its delete (a voucher's cancel).
   const recordActions: FormAction[] = [
     ...(row && entity.print
@@ -169,6 +133,8 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
         {row && <RecordActions entity={entity} row={row} onDone={controller.adopt} isDisabled={controller.isDirty} />}
       </div>
 
+      {/* A stored record: Details | History. */}
+      <RecordTabs entity={entity} row={row}>
       <form
         ref={controller.formRef}
         onSubmit={submit}
@@ -194,32 +160,15 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
           )}
           {serverError && <Banner kind="error">{serverError}</Banner>}
           {isLocked && status && <Banner kind="info">{renderMessage(t, { key: 'detail.workflow_locked', params: { entity: entity.labelKey, status: `option.${status}` } })}</Banner>}
-          <fieldset disabled={!canSave} className="min-w-0 divide-y divide-slate-200 dark:divide-slate-800">
-            {controller.sections.map((section) =>
-              section.label === null ? (
-                <div key={section.key} className={gridClass}>
-                  {section.names.map(fieldOf)}
-                </div>
-              ) : (
-                // A part of a long form (Account, Personal, Address…): a group named by its heading.
-                // The legend floats so that it sits inside the section's padding, not on its top edge.
-                <fieldset key={section.key} className="min-w-0 py-6 first:pt-0 last:pb-0">
-                  <legend className="float-start mb-4 w-full">
-                    <h2 className="text-base font-semibold text-slate-900 dark:text-slate-100">{t(section.label)}</h2>
-                  </legend>
-                  <div className={`clear-both ${gridClass}`}>{section.names.map(fieldOf)}</div>
-                </fieldset>
-              ),
-            )}
-          </fieldset>
+          <FormFields controller={controller} canSave={canSave} />
           <OwnerGalleries galleries={galleries} ownerId={row?.id ?? null} />
           {controller.outputNames.length + controller.serverNames.length > 0 && (
             <ComputedValues entity={entity} names={controller.outputNames} serverNames={controller.serverNames} stored={row ?? undefined} control={form.control} labelKey={controller.labelKey} />
           )}
         </div>
         <FormActions
-          listPath={entity.ui.listPath}
-          listSearch={listReturn(entity).search}
+          listPath={prefill.returnTo ?? entity.ui.listPath}
+          listSearch={prefill.returnTo ? undefined : listReturn(entity).search}
           canSave={canSave}
           isSaving={isSaving}
           onSave={(intent) => void controller.submitAs(intent)()}
@@ -230,7 +179,7 @@ export function FormScreen({ entity, row: openedRow, extension }: { entity: AnyE
 
       {row && extension?.panels?.map((Panel, i) => <Panel key={i} entity={entity} row={row} />)}
       {row && entity.related.length > 0 && <RelatedLists entity={entity} row={row} />}
-      {row && entity.hasHistory && <RecordHistory entity={entity} row={row} />}
+      </RecordTabs>
       {row && entity.print && (
         <Suspense fallback={null}>
           <PrintDocument entity={entity} row={row} />

@@ -44,11 +44,20 @@ export function useFormController({
   row: openedRow,
   extension = noExtension,
   afterCreate,
+  initialValues,
+  returnTo,
+  onSaved,
 }: {
   entity: AnyEntity
   row: Row | null
   extension?: FormExtension
   afterCreate?: (saved: Row) => Promise<readonly string[]>
+  /** Values a new record starts with, over the registry's defaults (a reference filled in: prefill.ts). */
+  initialValues?: Readonly<FormValues>
+  /** Where Save and Save & close go instead of the saved record and the list (the record a related row was started from). */
+  returnTo?: string
+  /** A form inside a dialog (a picker's "New …"): the saved row is handed here instead of any navigation, and it never holds the page. */
+  onSaved?: (saved: Row) => void
 }) {
   // The version the form was opened at: a refetch in the background must not slip a newer
   // `updated_at` under the user's edits (the server would then accept them over someone
@@ -102,10 +111,10 @@ export function useFormController({
     [entity, t, isNew, labelKey, hidden, extension, context, queryClient],
   )
   const defaultValues = useMemo(() => {
-    const values = toFormValues(entity, row)
+    const values = row ? toFormValues(entity, row) : { ...toFormValues(entity, null), ...initialValues }
     for (const extra of extraFields) values[extra.name] = blankOf(extra.field)
     return values
-  }, [entity, row, extraFields])
+  }, [entity, row, extraFields, initialValues])
   // The focus after a failed save is ours (focus.ts): react-hook-form's would follow the order fields registered in.
   const form = useForm<FormValues, unknown, SubmitValues>({ resolver, defaultValues, mode: 'onTouched', shouldFocusError: false })
   /** The form element, for the focus: its first field when new, the first in error after a failed save. */
@@ -169,7 +178,7 @@ export function useFormController({
   const isLeavingAllowed = useRef(false)
   const isDirtyNow = useRef(isDirty)
   isDirtyNow.current = isDirty
-  const shouldBlock = () => isDirtyNow.current && !isLeavingAllowed.current
+  const shouldBlock = () => isDirtyNow.current && !isLeavingAllowed.current && onSaved === undefined
   const blocker = useBlocker({ shouldBlockFn: shouldBlock, enableBeforeUnload: shouldBlock, withResolver: true })
 
   const save = useMutation({
@@ -190,6 +199,14 @@ export function useFormController({
         return
       }
       showAlert({ kind: 'success', key: 'form.saved', params: { entity: t(`${entity.labelKey}.one`) } })
+      if (onSaved) {
+        onSaved(saved)
+        return
+      }
+      if (returnTo && (intent === 'stay' || intent === 'close')) {
+        await navigate({ to: returnTo })
+        return
+      }
       if (intent === 'close') {
         // Back to the list as the user left it (its page, order, search and filters).
         await navigate(listReturn(entity))
@@ -231,7 +248,8 @@ export function useFormController({
   /** A new, empty form (Save & new on a new record: the address stays). */
   const startOver = () => {
     setRow(null)
-    const values = toFormValues(entity, null)
+    // Another of the same kind keeps what it was started with (a further qualification of the same employee).
+    const values: FormValues = { ...toFormValues(entity, null), ...initialValues }
     for (const extra of extraFields) values[extra.name] = blankOf(extra.field)
     form.reset(values)
     requestAnimationFrame(() => focusFirstField(formRef.current))

@@ -17,7 +17,7 @@ export function useRecordDelete(entity: AnyEntity, row: Row | null, beforeLeave:
   const navigate = useNavigate()
   const [isAsking, setIsAsking] = useState(false)
   const remove = useMutation({
-    mutationFn: () => deleteRecord(entity, row!.id),
+    mutationFn: () => deleteRecord(entity, row!.id).then((answer) => answer.detail),
     onSuccess: async (detail) => {
       setIsAsking(false)
       showAlert({ kind: 'success', text: doneKey ? t(doneKey) : (detail ?? t('list.deleted', { entity: t(`${entity.labelKey}.one`) })) })

@@ -97,7 +97,10 @@ export function DeleteDialog({
       {canDelete && (
         <p>
           {words?.text ??
-            (isSelection ? t('list.confirm_bulk_text', { count, entity: count === 1 ? one : plural }) : t('list.confirm_delete_text', { label: pending?.kind === 'one' ? pending.label : '' }))}
+            // A Trash keeps what is deleted: the question says so rather than "This cannot be undone".
+            (isSelection
+              ? t(entity.trash ? 'list.confirm_trash_bulk_text' : 'list.confirm_bulk_text', { count, entity: count === 1 ? one : plural })
+              : t(entity.trash ? 'list.confirm_trash_text' : 'list.confirm_delete_text', { label: pending?.kind === 'one' ? pending.label : '' }))}
         </p>
       )}
       {error ? <p className="text-red-600 dark:text-red-400">{errorText(t, error)}</p> : null}

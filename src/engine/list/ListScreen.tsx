@@ -1,8 +1,8 @@
-import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table'
+import { columnSizingFeature, createColumnHelper, tableFeatures, useTable, type ColumnDef, type ColumnSizingState, type Updater } from '@tanstack/react-table'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { createContext, lazy, Suspense, useContext, useId, useMemo, useState, type ReactNode } from 'react'
+import { createContext, lazy, memo, Suspense, useCallback, useContext, useId, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { isDeletableRow } from '../../../schema/kit'
+import { isDeletableRow, isEditableIn } from '../../../schema/kit'
 import { labelOf, titleOf, type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useAccess } from '../access-context'
@@ -11,21 +11,30 @@ import { Icon } from '../ui/icons'
 import { cellValueOf, FieldCell, isNumericCell } from './FieldCell'
 import { FilterChips, ViewFilterChips } from './FilterChips'
 import { SkeletonRows } from './ListSkeleton'
-import { Pagination } from '../ui/Pagination'
-import { isPageSize, pageSizes, useListController, type ListController } from './useListController'
+import { useListController, type ListController } from './useListController'
 import { ListSearchBox, NewRecordLink } from './ListToolbar'
 import { pinnedCell, pinnedHeaderCell, TableFrame } from './TableFrame'
 import { RecordActions } from '../actions/RecordActions'
 import { LazyDeleteDialog } from './LazyDeleteDialog'
+import { ListTools } from './ListTools'
+import { SelectionTools } from './SelectionTools'
+import { ColumnChooser } from './ColumnChooser'
+import { ColumnResizeHandle } from './ColumnResizeHandle'
+import { clampWidth, defaultWidthOf, withColumnWidth, type Density } from './column-layout'
+import { ListFooter } from './ListFooter'
+import { SavedViewsMenu } from './SavedViewsMenu'
+import { VirtualRows } from './VirtualRows'
 
 /**
- * The generic list screen of any registry entity: header with search, filters and "New",
- * the filters in force as chips, a server-paged, sortable, selectable table of
- * `entity.listColumns` whose rows open their record (a real link: Ctrl/Cmd- and
- * middle-click open a new tab), delete with a confirmation that says what it would do.
- * Behaviour lives in `useListController`; this file renders.
+ * The generic list screen of any registry entity: header with search, filters, saved views,
+ * the column chooser, the list's tools and "New"; the filters in force as chips; a
+ * server-paged, sortable, selectable table of the columns the user chose (entity.listColumns
+ * by default), their widths dragged on the headers, whose rows open their record (a real
+ * link: Ctrl/Cmd- and middle-click open a new tab); "All" rows drawn as they scroll into view;
+ * delete with a confirmation that says what it would do. Behaviour lives in
+ * `useListController`; this file renders.
  */
-const features = tableFeatures({})
+const features = tableFeatures({ columnSizingFeature })
 type Features = typeof features
 const helper = createColumnHelper<Features, Row>()
 
@@ -39,6 +48,16 @@ function useController(): ListController {
 
 const checkboxClass =
   'size-4 rounded border-slate-300 text-indigo-600 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-600'
+
+/** Cell padding by density; the rows of "All" are drawn at about these heights (VirtualRows measures them). */
+const cellPadding: Record<Density, string> = { comfortable: 'px-4 py-3', compact: 'px-3 py-1.5' }
+const headPadding: Record<Density, string> = { comfortable: 'px-4 py-3', compact: 'px-3 py-2' }
+export const rowHeights: Record<Density, number> = { comfortable: 45, compact: 33 }
+/** A row's buttons (delete, actions: 30 px) make it taller than its text: the estimate of rows not yet drawn says so, or "All" ends short of its last row until each is measured. */
+const BUTTON_ROW_EXTRA = 10
+
+/** Whether the row may be selected: for a delete, one that may be deleted; for a change only, one its status does not lock. */
+const isSelectableRow = (c: ListController, row: Row) => (c.canBulkDelete ? isDeletableRow(c.entity, row) : isEditableIn(c.entity, row))
 
 function SelectAllCheckbox() {
   const { t } = useTranslation()
@@ -63,7 +82,7 @@ function SelectRowCheckbox({ row }: { row: Row }) {
   const { t } = useTranslation()
   const c = useController()
   // Rows that cannot be deleted (built in, or locked by their status) cannot be selected for it.
-  if (!isDeletableRow(c.entity, row)) return null
+  if (!isSelectableRow(c, row)) return null
   return (
     <input
       type="checkbox"
@@ -91,23 +110,23 @@ function SortHeader({ field }: { field: string }) {
     <button
       type="button"
       onClick={() => c.toggleSort(field)}
-      className={`group inline-flex items-center gap-1 rounded uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white ${direction ? 'text-slate-900 dark:text-white' : ''}`}
+      className={`group inline-flex max-w-full items-center gap-1 rounded uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white ${direction ? 'text-slate-900 dark:text-white' : ''}`}
     >
-      {label}
+      <span className="truncate">{label}</span>
       <Icon
         name={direction === 'asc' ? 'arrowUp' : direction === 'desc' ? 'arrowDown' : 'selector'}
-        className={`size-3.5 ${direction ? 'text-indigo-600 dark:text-indigo-400' : 'text-slate-300 group-hover:text-slate-500 dark:text-slate-600'}`}
+        className={`size-3.5 shrink-0 ${direction ? 'text-indigo-600 dark:text-indigo-400' : 'text-slate-300 group-hover:text-slate-500 dark:text-slate-600'}`}
       />
     </button>
   )
 }
 
-function RowActions({ row, canDelete }: { row: Row; canDelete: boolean }) {
+function RowActions({ row }: { row: Row }) {
   const c = useController()
   return (
     <div className="flex items-center justify-end gap-1">
       {Object.keys(c.entity.actions).length > 0 && <RecordActions entity={c.entity} row={row} size="compact" />}
-      {canDelete && isDeletableRow(c.entity, row) && <DeleteButton row={row} />}
+      {c.canDelete && isDeletableRow(c.entity, row) && <DeleteButton row={row} />}
     </div>
   )
 }
@@ -150,25 +169,36 @@ function RowLink({ row, name }: { row: Row; name: string }) {
   )
 }
 
-/** Selection and delete are there for users who may delete (the server enforces it either way); a record's actions for those who may run them. */
+/** The widths of the columns that are not fields: a checkbox, a serial number up to five digits, the row's buttons. */
+const SELECT_WIDTH = 48
+const SERIAL_WIDTH = 80
+const actionsWidthOf = (entity: AnyEntity, canDelete: boolean) => 24 + (Object.keys(entity.actions).length > 0 ? 48 : 0) + (canDelete ? 40 : 0)
+
+/**
+ * The table's columns: selection for users who may delete or change several rows at once (the
+ * server enforces it either way), the serial number, the chosen fields in their order — each
+ * with the width a drag set, else one by what it shows — and a record's actions and delete for
+ * those who may run them.
+ */
 function columnsOf(
   entity: AnyEntity,
-  { canSelect, canDelete, hasActions, linkColumn }: { canSelect: boolean; canDelete: boolean; hasActions: boolean; linkColumn?: string },
+  { names, labelOf: labelFor, canSelect, canDelete, hasActions, linkColumn }: { names: readonly string[]; labelOf: (name: string) => string; canSelect: boolean; canDelete: boolean; hasActions: boolean; linkColumn?: string },
 ): ColumnDef<Features, Row, unknown>[] {
   return [
     ...(canSelect
-      ? [helper.display({ id: 'select', header: () => <SelectAllCheckbox />, cell: ({ row }) => <SelectRowCheckbox row={row.original} /> })]
+      ? [helper.display({ id: 'select', size: SELECT_WIDTH, header: () => <SelectAllCheckbox />, cell: ({ row }) => <SelectRowCheckbox row={row.original} /> })]
       : []),
-    helper.display({ id: 'serial', header: () => <ColumnsHeaderLabel id="serial" />, cell: ({ row }) => <SerialCell index={row.index} /> }),
-    ...entity.listColumns.map((name) =>
+    helper.display({ id: 'serial', size: SERIAL_WIDTH, header: () => <ColumnsHeaderLabel id="serial" />, cell: ({ row }) => <SerialCell index={row.index} /> }),
+    ...names.map((name) =>
       helper.accessor((row: Row) => cellValueOf(entity.fields[name]!, row, name), {
         id: name,
+        size: defaultWidthOf(entity.fields[name]!, labelFor(name)),
         header: () => <SortHeader field={name} />,
         cell: (info) => (name === linkColumn ? <RowLink row={info.row.original} name={name} /> : <FieldCell field={entity.fields[name]!} value={info.getValue()} />),
       }),
     ),
     ...(canDelete || hasActions
-      ? [helper.display({ id: 'actions', header: () => <ColumnsHeaderLabel id="actions" />, cell: ({ row }) => <RowActions row={row.original} canDelete={canDelete} /> })]
+      ? [helper.display({ id: 'actions', size: actionsWidthOf(entity, canDelete), header: () => <ColumnsHeaderLabel id="actions" />, cell: ({ row }) => <RowActions row={row.original} /> })]
       : []),
   ]
 }
@@ -180,8 +210,8 @@ export function formHref(entity: AnyEntity, row: Row): string {
   return `${entity.ui.formPath}/${row.id}${label ? `/${encodeURIComponent(label)}` : ''}`
 }
 
-/** The column whose cell is the row's link: the label's, or the first. */
-const linkColumnOf = (entity: AnyEntity) => (entity.listColumns.includes(entity.labelField) ? entity.labelField : entity.listColumns[0])
+/** The column whose cell is the row's link: the label's when it is shown, or the first shown. */
+const linkColumnOf = (entity: AnyEntity, names: readonly string[]) => (names.includes(entity.labelField) ? entity.labelField : names[0])
 
 /** Short values stay on one line (a wide table scrolls in its card); free text and long lists may wrap. */
 const keepsOneLine = (field: AnyEntity['fields'][string]) => field.cell !== 'refs' && (field.kind !== 'text' || (field.maxLength ?? Infinity) <= 50)
@@ -192,10 +222,9 @@ const keepsOneLine = (field: AnyEntity['fields'][string]) => field.cell !== 'ref
 const wrapsWithin = (field: AnyEntity['fields'][string]) => field.kind === 'text' && (field.widget === 'textarea' || (field.maxLength ?? Infinity) > 200)
 
 /** A click on a control inside a row (a checkbox, a button, a link) is that control's, not the row's. */
-const isOnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, [role="button"]') !== null
+const isOnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, [role="button"], [role="separator"]') !== null
 
 const FilterPanel = lazy(() => import('./FilterPanel').then((m) => ({ default: m.FilterPanel })))
-
 
 function FiltersButton({ count, isOpen, onToggle, controls }: { count: number; isOpen: boolean; onToggle: () => void; controls: string }) {
   const { t } = useTranslation()
@@ -222,6 +251,84 @@ function FiltersButton({ count, isOpen, onToggle, controls }: { count: number; i
   )
 }
 
+type ListTable = ReturnType<typeof useTable<Features, Row>>
+type TableRow = ReturnType<ListTable['getRowModel']>['rows'][number]
+
+/** How cells are laid out: by the widths set (pages), or every column at its width, on one line ("All"). */
+type Sizing = { isFixed: boolean; widths: Readonly<Record<string, number>>; density: Density }
+
+/** One row of the table: memoised, so the rows that stay in view while "All" scrolls are not drawn again. */
+const ListRow = memo(function ListRow({
+  row,
+  table,
+  sizing,
+  isSelected,
+  canOpen,
+  onOpen,
+  measure,
+  ariaRowIndex,
+}: {
+  row: TableRow
+  table: ListTable
+  sizing: Sizing
+  isSelected: boolean | undefined
+  canOpen: boolean
+  onOpen: (row: Row, inNewTab: boolean) => void
+  measure?: (el: HTMLTableRowElement | null) => void
+  ariaRowIndex?: number
+}) {
+  const c = useController()
+  const entity = c.entity
+  return (
+    <tr
+      ref={measure}
+      data-index={row.index}
+      aria-rowindex={ariaRowIndex}
+      data-open={canOpen || undefined}
+      // A row opens its record like the link in it: a click here, Ctrl/Cmd- or middle-click in a new tab.
+      onClick={(e) => {
+        if (!isOnControl(e.target)) onOpen(row.original, e.ctrlKey || e.metaKey || e.shiftKey)
+      }}
+      onMouseDown={(e) => {
+        // No autoscroll on a middle click that opens a tab.
+        if (e.button === 1 && canOpen && !isOnControl(e.target)) e.preventDefault()
+      }}
+      onAuxClick={(e) => {
+        if (e.button === 1 && !isOnControl(e.target)) onOpen(row.original, true)
+      }}
+      aria-selected={isSelected}
+      className="group transition-colors hover:bg-slate-50 focus-within:bg-indigo-50/60 aria-selected:bg-indigo-50/60 data-[open]:cursor-pointer dark:hover:bg-slate-800/60 dark:focus-within:bg-indigo-950/30 dark:aria-selected:bg-indigo-950/30"
+    >
+      {row.getAllCells().map((cell) => {
+        const id = cell.column.id
+        const field = entity.fields[id]
+        const width = sizing.widths[id]
+        // A width set (or every width, in "All"): the cell keeps to it, its text cut with an ellipsis.
+        const isBounded = field !== undefined && (sizing.isFixed || width !== undefined)
+        const bound: CSSProperties | undefined = isBounded && !sizing.isFixed ? { maxWidth: width } : undefined
+        return (
+          <td
+            key={cell.id}
+            className={`${cellPadding[sizing.density]} ${(field && keepsOneLine(field)) || isBounded ? 'whitespace-nowrap' : ''} ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'} ${id === 'actions' ? pinnedCell : ''} ${sizing.isFixed ? 'overflow-hidden text-ellipsis' : ''}`}
+          >
+            {isBounded ? (
+              <div className="overflow-hidden text-ellipsis" style={bound}>
+                <table.FlexRender cell={cell} />
+              </div>
+            ) : field && wrapsWithin(field) ? (
+              <div className="min-w-48 max-w-80">
+                <table.FlexRender cell={cell} />
+              </div>
+            ) : (
+              <table.FlexRender cell={cell} />
+            )}
+          </td>
+        )
+      })}
+    </tr>
+  )
+})
+
 /** `headerExtra`: a module's own control in the list's toolbar (the groups' List/Tree switch). */
 export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerExtra?: ReactNode }) {
   const { t } = useTranslation()
@@ -230,13 +337,28 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
   const access = useAccess()
   // By permission, or to their own rows by the entity's `own` (the server lists them theirs alone).
   const canCreate = access.canDo(entity, 'CREATE') && entity.routes.create !== false
-  const canDelete = access.canDo(entity, 'DELETE') && entity.routes.delete !== false
-  const canBulkDelete = canDelete && entity.routes.delete_multiple !== false
   const canOpen = access.canDo(entity, 'DETAILS') && entity.routes.read !== false
   const hasActions = Object.values(entity.actions).some((a) => access.canDo(entity, a.name))
-  const linkColumn = linkColumnOf(entity)
-  const columns = useMemo(() => columnsOf(entity, { canSelect: canBulkDelete, canDelete, hasActions, linkColumn: canOpen ? linkColumn : undefined }), [entity, canBulkDelete, canDelete, hasActions, canOpen, linkColumn])
-  const table = useTable({ features, columns, data: controller.rows as Row[] })
+  const { canSelect, canDelete, canBulkDelete, layout } = controller
+  const names = layout.visibleColumns
+  const linkColumn = linkColumnOf(entity, names)
+  const labelFor = useCallback((name: string) => t(entity.fieldLabelKey(name)), [t, entity])
+  const columns = useMemo(
+    () => columnsOf(entity, { names, labelOf: labelFor, canSelect, canDelete, hasActions, linkColumn: canOpen ? linkColumn : undefined }),
+    // The names as text: a new array of the same columns keeps the definitions.
+    [entity, names.join(','), labelFor, canSelect, canDelete, hasActions, canOpen, linkColumn],
+  )
+  const widths = layout.columns.widths
+  // TanStack Table's column sizing holds the widths dragged; the layout keeps them (per user, and in a saved view).
+  const onColumnSizingChange = useCallback(
+    (updater: Updater<ColumnSizingState>) =>
+      layout.setColumns((was) => {
+        const next = typeof updater === 'function' ? updater(was.widths) : updater
+        return { ...was, widths: Object.fromEntries(Object.entries(next).filter(([name]) => entity.fields[name] !== undefined).map(([name, w]) => [name, clampWidth(w)])) }
+      }),
+    [layout, entity],
+  )
+  const table = useTable({ features, columns, data: controller.rows as Row[], state: { columnSizing: widths }, onColumnSizingChange })
   const plural = t(`${entity.labelKey}.other`)
   const { query, pendingDelete } = controller
   // The dialog keeps its text while it animates closed.
@@ -244,17 +366,41 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
   if (pendingDelete && pendingDelete !== asked) setAsked(pendingDelete)
   const [isFilterOpen, setIsFilterOpen] = useState(false)
   const filterPanelId = useId()
+  const scrollRef = useRef<HTMLDivElement>(null)
   const isFirstLoad = query.isPending
   const isEmpty = !isFirstLoad && !query.isError && controller.rows.length === 0
   const isFiltered = controller.activeFilters.length > 0
   const searchField = entity.searchFields[0]
+  const isFixed = controller.isAll
+  const sizing: Sizing = useMemo(() => ({ isFixed, widths, density: layout.density }), [isFixed, widths, layout.density])
+  const headers = table.getHeaderGroups()
+  const fixedWidth = isFixed ? headers[0]!.headers.reduce((sum, h) => sum + h.getSize(), 0) : undefined
+  const isBusy = query.isFetching || controller.allQuery.isFetching
+  const listError = query.error ?? controller.allQuery.error
 
-  const open = (row: Row, inNewTab: boolean) => {
-    if (!canOpen) return
-    const href = formHref(entity, row)
-    if (inNewTab) window.open(href, '_blank', 'noopener')
-    else void navigate({ to: href })
-  }
+  const open = useCallback(
+    (row: Row, inNewTab: boolean) => {
+      if (!canOpen) return
+      const href = formHref(entity, row)
+      if (inNewTab) window.open(href, '_blank', 'noopener')
+      else void navigate({ to: href })
+    },
+    [canOpen, entity, navigate],
+  )
+  const rowModel = table.getRowModel().rows
+  const renderRow = (row: TableRow, measure?: (el: HTMLTableRowElement | null) => void) => (
+    <ListRow
+      key={row.id}
+      row={row}
+      table={table}
+      sizing={sizing}
+      isSelected={canSelect ? controller.selection.has(row.original.id) : undefined}
+      canOpen={canOpen}
+      onOpen={open}
+      measure={measure}
+      ariaRowIndex={isFixed ? row.index + 2 : undefined}
+    />
+  )
 
   return (
     <ControllerContext.Provider value={controller}>
@@ -264,6 +410,7 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
             <h1 className="text-2xl font-semibold tracking-tight">{t(entity.listTitleKey)}</h1>
             <p className="mt-1 text-sm text-slate-500 dark:text-slate-400" aria-live="polite">
               {query.data ? t('dashboard.records', { count: controller.totalElements }) : '\u00a0'}
+              {controller.savedLink.current && <span className="ms-2 font-medium text-indigo-700 dark:text-indigo-300">· {controller.savedLink.current.name}</span>}
             </p>
           </div>
           <div className="flex w-full flex-wrap items-center gap-3 sm:w-auto">
@@ -279,6 +426,9 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
             {controller.filterParams.length > 0 && (
               <FiltersButton count={new Set(controller.activeFilters.map((f) => f.field)).size} isOpen={isFilterOpen} onToggle={() => setIsFilterOpen((o) => !o)} controls={filterPanelId} />
             )}
+            {controller.savedLink.isAvailable && <SavedViewsMenu controller={controller} />}
+            <ColumnChooser entity={entity} layout={layout} />
+            <ListTools controller={controller} />
             {canCreate && <NewRecordLink entity={entity} />}
           </div>
         </header>
@@ -305,7 +455,12 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
           onClear={controller.clearFilters}
         />
 
-        {query.isError && <Banner kind="error">{errorText(t, query.error)}</Banner>}
+        {controller.savedLink.isMissing && (
+          <Banner kind="warning" onDismiss={controller.savedLink.forget} dismissLabel={t('common.dismiss')}>
+            {t('views.missing')}
+          </Banner>
+        )}
+        {listError && <Banner kind="error">{errorText(t, listError)}</Banner>}
         {controller.deleteError && (
           <Banner kind="error" onDismiss={controller.dismissDeleteError} dismissLabel={t('common.dismiss')}>
             {errorText(t, controller.deleteError)}
@@ -313,25 +468,11 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
         )}
 
         <TableFrame
-          isBusy={query.isFetching}
+          isBusy={isBusy}
           label={plural}
-          above={
-            <>
-              {canBulkDelete && controller.selection.size > 0 && (
-                <div className="flex items-center justify-between gap-3 border-b border-indigo-100 bg-indigo-50 px-4 py-2 text-sm dark:border-indigo-900 dark:bg-indigo-950/50">
-                  <span className="font-medium text-indigo-900 dark:text-indigo-200">{t('list.selected', { count: controller.selection.size })}</span>
-                  <button
-                    type="button"
-                    onClick={controller.askDeleteSelected}
-                    className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 font-medium text-red-700 hover:bg-red-100 dark:text-red-300 dark:hover:bg-red-950"
-                  >
-                    <Icon name="trash" className="size-4" />
-                    {t('list.delete_selected')}
-                  </button>
-                </div>
-              )}
-            </>
-          }
+          scrollRef={scrollRef}
+          fixedWidth={fixedWidth}
+          above={canSelect && (controller.selection.size > 0 || controller.isAllMatching) ? <SelectionBar canBulkDelete={canBulkDelete} plural={plural} /> : undefined}
           below={
             <>
               {isEmpty && (
@@ -354,24 +495,46 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
                   )}
                 </div>
               )}
-              <Pagination paging={{ ...controller, setSize: (n) => isPageSize(n) && controller.setSize(n) }} sizes={pageSizes} />
+              <ListFooter controller={controller} />
             </>
           }
           head={
             <>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
+              {headers.map((group) => (
+                <tr key={group.id} aria-rowindex={isFixed ? 1 : undefined}>
                   {group.headers.map((header) => {
-                    const field = entity.fields[header.column.id]
-                    const isData = field !== undefined
+                    const id = header.column.id
+                    const field = entity.fields[id]
+                    const width = widths[id]
+                    const size = isFixed || width !== undefined ? header.getSize() : undefined
+                    const labelId = `${filterPanelId}-h-${id}`
                     return (
                       <th
                         key={header.id}
                         scope="col"
-                        aria-sort={isData && field.isSortable ? ariaSortOf(controller.sortDirection(header.column.id)) : undefined}
-                        className={`whitespace-nowrap px-4 py-3 ${header.column.id === 'select' ? 'w-12' : ''} ${header.column.id === 'serial' ? 'w-16' : ''} ${header.column.id === 'actions' ? `w-16 text-end ${pinnedHeaderCell}` : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
+                        data-column={id}
+                        aria-sort={field?.isSortable ? ariaSortOf(controller.sortDirection(id)) : undefined}
+                        // Named by its heading alone, not by its resize handle's name too.
+                        aria-labelledby={field ? labelId : undefined}
+                        style={size === undefined ? undefined : { width: size, minWidth: size, maxWidth: size }}
+                        className={`whitespace-nowrap ${headPadding[layout.density]} ${field ? 'relative' : ''} ${!isFixed && id === 'select' ? 'w-12' : ''} ${!isFixed && id === 'serial' ? 'w-16' : ''} ${id === 'actions' ? `${isFixed ? '' : 'w-16'} text-end ${pinnedHeaderCell}` : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
                       >
-                        {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                        {header.isPlaceholder ? null : field ? (
+                          <>
+                            <span id={labelId} className={size === undefined ? undefined : 'block overflow-hidden text-ellipsis'}>
+                              <table.FlexRender header={header} />
+                            </span>
+                            <ColumnResizeHandle
+                              label={labelFor(id)}
+                              width={size ?? header.getSize()}
+                              measure={() => scrollRef.current?.querySelector<HTMLElement>(`th[data-column="${id}"]`)?.getBoundingClientRect().width || header.getSize()}
+                              onResize={(w) => table.setColumnSizing((old) => ({ ...old, [id]: w }))}
+                              onReset={() => layout.setColumns((was) => withColumnWidth(was, id, undefined))}
+                            />
+                          </>
+                        ) : (
+                          <table.FlexRender header={header} />
+                        )}
                       </th>
                     )
                   })}
@@ -380,46 +543,20 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
             </>
           }
         >
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {isFirstLoad && <SkeletonRows columns={columns.length} />}
-            {table.getRowModel().rows.map((row) => (
-              <tr
-                key={row.id}
-                data-open={canOpen || undefined}
-                // A row opens its record like the link in it: a click here, Ctrl/Cmd- or middle-click in a new tab.
-                onClick={(e) => {
-                  if (!isOnControl(e.target)) open(row.original, e.ctrlKey || e.metaKey || e.shiftKey)
-                }}
-                onMouseDown={(e) => {
-                  // No autoscroll on a middle click that opens a tab.
-                  if (e.button === 1 && canOpen && !isOnControl(e.target)) e.preventDefault()
-                }}
-                onAuxClick={(e) => {
-                  if (e.button === 1 && !isOnControl(e.target)) open(row.original, true)
-                }}
-                aria-selected={canBulkDelete ? controller.selection.has(row.original.id) : undefined}
-                className="group transition-colors hover:bg-slate-50 focus-within:bg-indigo-50/60 aria-selected:bg-indigo-50/60 data-[open]:cursor-pointer dark:hover:bg-slate-800/60 dark:focus-within:bg-indigo-950/30 dark:aria-selected:bg-indigo-950/30"
-              >
-                {row.getAllCells().map((cell) => {
-                  const field = entity.fields[cell.column.id]
-                  return (
-                    <td
-                      key={cell.id}
-                      className={`px-4 py-3 ${field && keepsOneLine(field) ? 'whitespace-nowrap' : ''} ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${cell.column.id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'} ${cell.column.id === 'actions' ? pinnedCell : ''}`}
-                    >
-                      {field && wrapsWithin(field) ? (
-                        <div className="min-w-48 max-w-80">
-                          <table.FlexRender cell={cell} />
-                        </div>
-                      ) : (
-                        <table.FlexRender cell={cell} />
-                      )}
-                    </td>
-                  )
-                })}
-              </tr>
-            ))}
-          </tbody>
+          {isFixed && !isFirstLoad ? (
+            <VirtualRows
+              count={rowModel.length}
+              scrollRef={scrollRef}
+              estimateSize={rowHeights[layout.density] + (columns.some((c) => c.id === 'actions') ? BUTTON_ROW_EXTRA : 0)}
+              columns={columns.length}
+              renderRow={(index, measure) => renderRow(rowModel[index]!, measure)}
+            />
+          ) : (
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {isFirstLoad && <SkeletonRows columns={columns.length} />}
+              {rowModel.map((row) => renderRow(row))}
+            </tbody>
+          )}
         </TableFrame>
       </div>
 
@@ -432,5 +569,48 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
         onCancel={controller.cancelDelete}
       />
     </ControllerContext.Provider>
+  )
+}
+
+/**
+ * Above the table while rows are selected: how many, "Select all N rows of this list" once a
+ * whole page is (Gmail's), the list's tools for several rows (SelectionTools), and delete —
+ * of the selected rows only: a delete by the list's filter is not offered.
+ */
+function SelectionBar({ canBulkDelete, plural }: { canBulkDelete: boolean; plural: string }) {
+  const { t } = useTranslation()
+  const c = useController()
+  const linkClass = 'rounded font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300'
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 border-b border-indigo-100 bg-indigo-50 px-4 py-2 text-sm dark:border-indigo-900 dark:bg-indigo-950/50">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1" aria-live="polite">
+        <span className="font-medium text-indigo-900 dark:text-indigo-200">
+          {c.isAllMatching ? t('list.all_selected', { count: c.totalElements, entity: plural }) : t('list.selected', { count: c.selection.size })}
+        </span>
+        {c.canSelectAllMatching && (
+          <button type="button" onClick={c.selectAllMatching} className={linkClass}>
+            {t('list.select_all_matching', { count: c.totalElements, entity: plural })}
+          </button>
+        )}
+        {c.isAllMatching && (
+          <button type="button" onClick={c.clearSelection} className={linkClass}>
+            {t('list.clear_selection')}
+          </button>
+        )}
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <SelectionTools controller={c} />
+        {canBulkDelete && !c.isAllMatching && c.selection.size > 0 && (
+          <button
+            type="button"
+            onClick={c.askDeleteSelected}
+            className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 font-medium text-red-700 hover:bg-red-100 dark:text-red-300 dark:hover:bg-red-950"
+          >
+            <Icon name="trash" className="size-4" />
+            {t('list.delete_selected')}
+          </button>
+        )}
+      </div>
+    </div>
   )
 }

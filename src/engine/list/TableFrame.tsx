@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { CSSProperties, ReactNode, Ref } from 'react'
 
 /**
  * The card a list's table sits in: the generic list and bespoke lists alike. `head` is the
@@ -6,16 +6,37 @@ import type { ReactNode } from 'react'
  *
  * A table wider or longer than the screen scrolls inside the card — the page never gets
  * wider — with its header row kept in view (sticky) and, in the generic list, its actions
- * column pinned to the end edge (`pinnedCell`).
+ * column pinned to the end edge (`pinnedCell`). `scrollRef` is that scrolling box (the rows of
+ * "All" are drawn as it scrolls); `fixedWidth`, the table laid out by its header's widths
+ * (`table-layout: fixed`), that wide at least.
  */
-export function TableFrame({ isBusy, head, children, above, below, label }: { isBusy: boolean; head: ReactNode; children: ReactNode; above?: ReactNode; below?: ReactNode; label?: string }) {
+export function TableFrame({
+  isBusy,
+  head,
+  children,
+  above,
+  below,
+  label,
+  scrollRef,
+  fixedWidth,
+}: {
+  isBusy: boolean
+  head: ReactNode
+  children: ReactNode
+  above?: ReactNode
+  below?: ReactNode
+  label?: string
+  scrollRef?: Ref<HTMLDivElement>
+  fixedWidth?: number
+}) {
+  const fixed: CSSProperties | undefined = fixedWidth === undefined ? undefined : { width: fixedWidth }
   return (
     <section className="min-w-0 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900">
       {above}
       {/* The scroll container: positioned, so a visually hidden header of a wide table scrolls with it instead of widening the page. */}
       {/* Named, it is a region the keyboard can reach and scroll. */}
-      <div className="relative max-h-[max(20rem,calc(100dvh-15rem))] overflow-auto overscroll-x-contain" {...(label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {})}>
-        <table className="min-w-full text-sm" aria-busy={isBusy}>
+      <div ref={scrollRef} className="relative max-h-[max(20rem,calc(100dvh-15rem))] overflow-auto overscroll-x-contain" {...(label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {})}>
+        <table className={`min-w-full text-sm ${fixed ? 'table-fixed' : ''}`} style={fixed} aria-busy={isBusy}>
           <thead className="sticky top-0 z-20 bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-500 shadow-[inset_0_-1px_0] shadow-slate-200 dark:bg-slate-900 dark:text-slate-400 dark:shadow-slate-800">
             {head}
           </thead>

@@ -68,6 +68,18 @@ export function FeedbackView() {
               className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${tone[notice.kind]}`}
             >
               <p className="flex-1">{noticeText(t, notice)}</p>
+              {notice.action && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    dismiss(notice.id)
+                    notice.action!.run()
+                  }}
+                  className="-my-1 shrink-0 rounded-md px-2 py-1 font-semibold underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-current"
+                >
+                  {t(notice.action.key)}
+                </button>
+              )}
               <DismissButton onClick={() => dismiss(notice.id)} label={t('common.dismiss')} />
             </div>
           ))}

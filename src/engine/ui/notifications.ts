@@ -20,7 +20,13 @@ export type MessageContent = {
   text?: string
 }
 
-export type Notice = MessageContent & { id: number; kind: NoticeKind }
+/** A button in a notification (the Undo of a bulk change): its label's i18n key and what it does; pressing it dismisses the notice. */
+export type NoticeAction = { key: string; run: () => void }
+
+export type Notice = MessageContent & { id: number; kind: NoticeKind; action?: NoticeAction }
+
+/** How long a notice with an action stays: long enough to read it and reach the button. */
+export const ACTION_NOTICE_MS = 10_000
 
 export type Alert = MessageContent & { id: number; kind: NoticeKind }
 

@@ -1,14 +1,20 @@
 import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions } from '@headlessui/react'
 import { useQueries } from '@tanstack/react-query'
-import { useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react'
+import { lazy, Suspense, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useAccess } from '../access-context'
 import { useEntity } from '../entities-context'
+import type { FormValues } from '../form/form-values'
+import { canCreateInDialog, newRowValues, useScreensOf } from '../form/reference-new'
 import { fetchRecord, labelOf, type AnyEntity, type OptionFilters, type Row } from '../entity-api'
 import { entityKeys, useEntityOptions, useEntityRecord } from '../queries'
 import { Icon } from '../ui/icons'
 import { Spinner } from '../ui/PageSpinner'
 import { useDebouncedValue } from '../useDebouncedValue'
 import { borderClass, inputClass, type WidgetProps } from './types'
+
+// The dialog holds a whole generic form (whose pickers are these): loaded when first opened.
+const ReferenceNewDialog = lazy(() => import('../form/ReferenceNewDialog').then((m) => ({ default: m.ReferenceNewDialog })))
 
 /**
  * Reference fields: an async, searchable select over the target entity. Typing queries
@@ -70,16 +76,37 @@ function OptionList({ target, rows, isFetching, isEmpty, markOf }: { target: Any
 
 /**
  * The input of a single-choice combobox: the chosen row's text, typing to search, and its
- * clear (when it may be emptied) and open buttons. Shared by the reference pickers.
+ * clear (when it may be emptied) and open buttons, after `extra` ones (a "New …"). Shared by
+ * the reference pickers.
  */
-export function ChoiceInput({ id, text, placeholder, onType, onClear, isInvalid, describedBy, isRequired }: { id: string; text: string; placeholder: string; onType: (text: string) => void; onClear?: () => void; isInvalid: boolean; describedBy?: string; isRequired: boolean }) {
+export function ChoiceInput({
+  id,
+  text,
+  placeholder,
+  onType,
+  onClear,
+  isInvalid,
+  describedBy,
+  isRequired,
+  extra,
+}: {
+  id: string
+  text: string
+  placeholder: string
+  onType: (text: string) => void
+  onClear?: () => void
+  isInvalid: boolean
+  describedBy?: string
+  isRequired: boolean
+  extra?: ReactNode
+}) {
   const { t } = useTranslation()
   const opener = useOpenOnClick()
   return (
     <div className="relative">
       <ComboboxInput
         id={id}
-        className={`${inputClass} ${borderClass(isInvalid)} pe-16`}
+        className={`${inputClass} ${borderClass(isInvalid)} ${extra ? 'pe-24' : 'pe-16'}`}
         displayValue={() => text}
         onChange={(e) => onType(e.target.value)}
         onClick={opener.onClick}
@@ -90,6 +117,7 @@ export function ChoiceInput({ id, text, placeholder, onType, onClear, isInvalid,
         autoComplete="off"
       />
       <div className="absolute inset-y-0 end-0 flex items-center gap-0.5 pe-1.5">
+        {extra}
         {onClear && (
           <button type="button" onClick={onClear} className="rounded p-1 text-slate-400 hover:text-slate-600 dark:hover:text-slate-200" aria-label={t('common.clear')}>
             <Icon name="x" className="size-4" />
@@ -109,7 +137,7 @@ export function RefSelect(props: WidgetProps) {
   return <SingleRefSelect {...props} target={target} />
 }
 
-export function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels, filters, markOf }: WidgetProps & { target: AnyEntity; markOf?: OptionMark }) {
+export function SingleRefSelect({ id, name, field, value, onChange, onBlur, isInvalid, describedBy, target, knownLabels, filters, markOf, offersNew }: WidgetProps & { target: AnyEntity; markOf?: OptionMark }) {
   const { t } = useTranslation()
   const selected = typeof value === 'number' ? value : null
   const { setQuery, options } = useOptionSearch(target, filters)
@@ -118,42 +146,87 @@ export function SingleRefSelect({ id, name, field, value, onChange, onBlur, isIn
   const knownLabel = picked?.id === selected ? picked.label : selected !== null ? knownLabels?.[String(selected)] : undefined
   const current = useEntityRecord(target, selected !== null && knownLabel === undefined ? selected : null)
   const selectedLabel = selected === null ? '' : (knownLabel ?? (current.data ? labelOf(target, current.data) : ''))
+  const access = useAccess()
+  const screens = useScreensOf(target)
+  const canCreate = offersNew === true && canCreateInDialog(target, access, screens)
+  // What was last typed: a missing District's name starts the new one (the options close, and forget it, before "New" is clicked).
+  const typed = useRef('')
+  // The values the new row starts with while its dialog is open.
+  const [newRow, setNewRow] = useState<FormValues | null>(null)
+  const newLabel = t('form.new_title', { entity: t(`${target.labelKey}.one`) })
 
   return (
-    <Combobox
-      value={selected}
-      onChange={(next: number | null) => {
-        const row = rows.find((r) => r.id === next)
-        setPicked(next !== null && row ? { id: next, label: labelOf(target, row) } : null)
-        onChange(next)
-      }}
-      // The field counts as left when its options close — after a choice is made, not when
-      // the pointer leaves the input to click an option (that read the old value: a flash of 'required').
-      onClose={() => {
-        setQuery('')
-        onBlur()
-      }}
-      name={name}
-    >
-      <ChoiceInput
-        id={id}
-        text={selectedLabel}
-        onType={setQuery}
-        placeholder={selected !== null && current.isPending && knownLabel === undefined ? t('common.loading') : t('form.type_to_search')}
-        onClear={
-          selected !== null && !field.isRequired
-            ? () => {
-                setPicked(null)
-                onChange(null)
-              }
-            : undefined
-        }
-        isInvalid={isInvalid}
-        describedBy={describedBy}
-        isRequired={field.isRequired}
-      />
-      <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} markOf={markOf} />
-    </Combobox>
+    <>
+      <Combobox
+        value={selected}
+        onChange={(next: number | null) => {
+          const row = rows.find((r) => r.id === next)
+          setPicked(next !== null && row ? { id: next, label: labelOf(target, row) } : null)
+          // Closed on a search that found nothing, it answers null: what was typed stays, for "New …".
+          if (next !== null) typed.current = ''
+          onChange(next)
+        }}
+        // The field counts as left when its options close — after a choice is made, not when
+        // the pointer leaves the input to click an option (that read the old value: a flash of 'required').
+        onClose={() => {
+          setQuery('')
+          onBlur()
+        }}
+        name={name}
+      >
+        <ChoiceInput
+          id={id}
+          text={selectedLabel}
+          onType={(text) => {
+            typed.current = text
+            setQuery(text)
+          }}
+          placeholder={selected !== null && current.isPending && knownLabel === undefined ? t('common.loading') : t('form.type_to_search')}
+          onClear={
+            selected !== null && !field.isRequired
+              ? () => {
+                  setPicked(null)
+                  onChange(null)
+                }
+              : undefined
+          }
+          isInvalid={isInvalid}
+          describedBy={describedBy}
+          isRequired={field.isRequired}
+          extra={
+            canCreate ? (
+              <button
+                type="button"
+                onClick={() => setNewRow(newRowValues(target, filters, typed.current))}
+                aria-label={newLabel}
+                title={newLabel}
+                className="rounded p-1 text-slate-400 hover:text-indigo-600 dark:hover:text-indigo-400"
+              >
+                <Icon name="plus" className="size-4" />
+              </button>
+            ) : undefined
+          }
+        />
+        <OptionList target={target} rows={rows} isFetching={options.isFetching} isEmpty={rows.length === 0} markOf={markOf} />
+      </Combobox>
+      {newRow && (
+        <Suspense fallback={null}>
+          <ReferenceNewDialog
+            target={target}
+            initialValues={newRow}
+            onClose={() => setNewRow(null)}
+            onCreated={(row) => {
+              // Selected with its name as saved: no request for a label the answer has.
+              setPicked({ id: row.id, label: labelOf(target, row) })
+              typed.current = ''
+              setNewRow(null)
+              onChange(row.id)
+              onBlur()
+            }}
+          />
+        </Suspense>
+      )}
+    </>
   )
 }
 

@@ -20,6 +20,8 @@ export type WidgetProps<V extends FormValue = FormValue> = {
   filters?: OptionFilters
   /** The form's value of the field this one is made from (`slugFrom`: a slug's title), as it is typed. */
   source?: FormValue
+  /** A reference's picker offers "New …" for its target in a dialog, to those who may create it (a form's pickers; a filter's do not). */
+  offersNew?: boolean
 }
 
 export const inputClass =

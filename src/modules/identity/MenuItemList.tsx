@@ -50,7 +50,7 @@ export function MenuItemList({ entity }: { entity: AnyEntity }) {
   const hrefOf = (node: MenuItemNode) => `${entity.ui.formPath}/${node.id}/${encodeURIComponent(node.title || node.translate)}`
 
   const remove = useMutation({
-    mutationFn: (node: MenuItemNode) => deleteRecord(entity, node.id),
+    mutationFn: (node: MenuItemNode) => deleteRecord(entity, node.id).then((answer) => answer.detail),
     onSuccess: async (detail) => {
       showAlert({ kind: 'success', ...(detail ? { text: detail } : { key: 'list.deleted' }) })
       setPending(null)

@@ -124,6 +124,18 @@ export function describeEachDatabase(
   }
 }
 
+/**
+ * A suite whose subject does not depend on the database (the contract's shapes, validation,
+ * permissions, hostile input answered without a 500) run on one: PGlite, the default the app
+ * ships with. What a database can change (transactions, locks, SQL, counts) stays on both.
+ */
+export function describeOnOneDatabase(name: string, suite: (t: { readonly current: TestApp }, kind: DatabaseKind) => void, options: TestAppOptions = {}): void {
+  describe(`${name} [pglite]`, () => {
+    const t = useTestApp('pglite', options)
+    suite(t, 'pglite')
+  })
+}
+
 /** A caller with a role holding exactly these permissions, signed in: their requests go through `call`. */
 /** A caller as a new user whose role holds `permissions`; `id`: that user's. */
 export type Caller = ((o: Parameters<TestApp['call']>[0]) => Promise<Reply>) & { readonly id: number }

@@ -57,10 +57,27 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
       for (const method of GENERIC[route].methods) out.push({ method, url: `${base}/${path}`, access: access(GENERIC[route].action) })
     }
     for (const extra of e.extraRoutes) out.push({ method: 'GET', url: `${base}/${extra.path}/:value`, access: access('LIST') })
-    // A record's history (its audit entries and its related rows'): the entity's DETAILS.
-    if (e.hasHistory) out.push({ method: 'GET', url: `${base}/history/:id`, access: e.publicActions.includes('DETAILS') ? { kind: 'public' } : permission(e.permissions.DETAILS) })
+    // Every row of the list as a file (CSV, XLSX): the list's LIST, as `all/`.
+    if (e.routes.all === 'generic' && !e.api.except[base]?.includes('all')) out.push({ method: 'GET', url: `${base}/export/`, access: access('LIST') })
+    // A record's history (its audit entries, its lines' and its related rows'), on by default for every entity with a form: the entity's DETAILS, never public (it names who changed what).
+    if (e.hasHistory && !e.isLine) out.push({ method: 'GET', url: `${base}/history/:id`, access: permission(e.permissions.DETAILS) })
+    // Import of a CSV/XLSX file (its preview, the import, its rejected rows): the entity's CREATE, where its create is the engine's and a row can be a record (no document kept a row per line, no lines or file it must have).
+    const needsMore = e.linesFieldNames.some((n) => (e.fields[n]!.lines?.min ?? 0) > 0) || e.fieldNames.some((n) => e.fields[n]!.isRequired && e.fields[n]!.kind === 'file')
+    if (e.routes.create === 'generic' && !e.rowsPerLine && !e.api.except[base]?.includes('create') && !needsMore) {
+      for (const path of ['import/preview/', 'import/']) out.push({ method: 'POST', url: `${base}/${path}`, access: access('CREATE') })
+      out.push({ method: 'GET', url: `${base}/import/rejected/:token`, access: access('CREATE') })
+    }
     // A gallery's new order: the pictures' UPDATE.
     if (e.gallery) out.push({ method: 'POST', url: `${base}/reorder/`, access: permission(e.permissions.UPDATE) })
+    // A Trash (EntityConfig.trash): its list and restore the entity's DELETE, as the delete that fills it; a delete for good its own PURGE.
+    if (e.trash && !e.api.except[base]?.includes('delete')) {
+      out.push({ method: 'GET', url: `${base}/trash/`, access: access('DELETE') }, { method: 'POST', url: `${base}/restore/`, access: access('DELETE') })
+      out.push({ method: 'DELETE', url: `${base}/purge/`, access: permission(e.trash.purgePermission) })
+    }
+    // A bulk update and its undo: the entity's UPDATE, where its generic update is served (not a document kept one row per line).
+    if (e.routes.update === 'generic' && !e.rowsPerLine && !e.api.except[base]?.includes('update')) {
+      for (const path of ['bulk_update/', 'undo/:batch']) out.push({ method: 'POST', url: `${base}/${path}`, access: access('UPDATE') })
+    }
     // A document kept one row per line, whole, by one of its rows: the entity's DETAILS.
     if (e.rowsPerLine) out.push({ method: 'GET', url: `${base}/document/:id`, access: access('DETAILS') })
     // What a delete would do (its confirmation asks first): the entity's DELETE, as the delete itself.
@@ -72,7 +89,7 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
     }
   }
   for (const r of reports) {
-    for (const path of ['', 'csv', 'pdf', ...(r.chart ? ['chart'] : [])]) out.push({ method: 'GET', url: `${r.api.base}/${path}`, access: permission(r.permission) })
+    for (const path of ['', 'csv', 'xlsx', 'pdf', ...(r.chart ? ['chart'] : [])]) out.push({ method: 'GET', url: `${r.api.base}/${path}`, access: permission(r.permission) })
     // The contract's route of the same rows.
     if (r.contract) out.push({ method: 'GET', url: r.contract.path, access: permission(r.permission) })
   }
@@ -94,6 +111,8 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
   return [
     { method: 'GET', url: '/api/health', access: { kind: 'public' } },
     { method: 'GET', url: '/api/auth/demo-credentials', access: { kind: 'public' } },
+    // The API's OpenAPI document and its page (server/http/api-docs.ts), with the page's files.
+    ...['/api/openapi.json', '/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html', '/api/docs/static/swagger-initializer.js', '/api/docs/static/*'].map((url) => ({ method: 'GET', url, access: { kind: 'public' } as const })),
     { method: 'GET', url: '/media/*', access: { kind: 'public' } },
     // CORS preflights (@fastify/cors) carry no token by the browser's rules.
     { method: 'OPTIONS', url: '*', access: { kind: 'public' } },
@@ -105,6 +124,8 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
     { method: 'POST', url: '/api/auth/reset-password', access: { kind: 'public' } },
     { method: 'POST', url: '/api/auth/user/update', access: { kind: 'signed-in' } },
     { method: 'GET', url: '/api/quick-panel/data', access: { kind: 'signed-in' } },
+    // Records found across every entity the caller may list (the command palette): each entity's own LIST decides.
+    { method: 'GET', url: '/api/search/', access: { kind: 'signed-in' } },
     // Also open to the user whose id is in the path (their own password and photo): tested in identity.test.ts.
     { method: 'PATCH', url: `${user.api.base}/passwordchange/:id`, access: permission('USER_UPDATE') },
     { method: 'POST', url: `${user.api.base}/uploadimage/:id`, access: permission('USER_UPDATE') },
@@ -267,11 +288,13 @@ const keyOf = (x: { method: string; url: string }) => `${x.method} ${x.url}`
 const ACCESS_ENTITIES = ['user', 'role', 'permission', 'menu_item', 'role_menu', 'outbox_message']
 
 /**
- * An entity's permissions, written out: its five, one per action and, for users, the one that
+ * An entity's permissions, written out: its five, one per action, its Trash's purge and, for users, the one that
  * changes another's password or e-mail; a line entity has none (its document's hold).
  */
 const permissionsOf = (e: Entity<string, Fields>) =>
-  e.isLine ? [] : [...Object.values(e.permissions), ...Object.values(e.actions).map((a) => a.permission), ...(e.name === 'user' ? ['USER_SET_CREDENTIALS'] : [])]
+  e.isLine
+    ? []
+    : [...Object.values(e.permissions), ...Object.values(e.actions).map((a) => a.permission), ...(e.trash ? [`${e.permission}_PURGE`] : []), ...(e.name === 'user' ? ['USER_SET_CREDENTIALS'] : [])]
 
 function rolePermissions(entities: Registry, reports: readonly Report[]): Record<'USER' | 'STAFF' | 'ADMIN', ReadonlySet<string>> {
   const all = [...entities.flatMap(permissionsOf), ...reports.map((r) => r.permission)]

@@ -142,6 +142,23 @@ describe('checkRegistry', () => {
     expect(checkRegistry([target, fine])).toEqual([])
   })
 
+  it('refuses a related list whose `via` is not the other entity’s reference to this one', () => {
+    const part = defineEntity({
+      name: 'part',
+      listKey: 'parts',
+      module: 'test',
+      route: { area: 'parts', list: 'parts' },
+      fields: { name: f.text({ search: true }), widget: f.ref('widget'), spare: f.ref('part'), note: f.text() },
+      filters: ['widget', 'spare'],
+    })
+    const problems = (via: string) => checkRegistry([widget({ related: [{ entity: 'part', via }] }), part]).map((p) => `${p.entity}: ${p.message}`)
+    // A text, a reference to another entity, a field it does not have: none names the widget its row belongs to.
+    expect(problems('note')).toEqual(["widget: related 'part': 'note' is not its reference to widget"])
+    expect(problems('spare')).toEqual(["widget: related 'part': 'spare' is not its reference to widget"])
+    expect(problems('ghost')).toEqual(["widget: related 'part': 'ghost' is not its reference to widget"])
+    expect(problems('widget')).toEqual([])
+  })
+
   it('refuses built-in rows named by a field that is not a required, unique text, and asks for their message', () => {
     expect(checkRegistry([widget({ builtIn: { field: 'ghost', values: ['MAIN'] } })]).map((p) => p.message)).toContain("builtIn names 'ghost', which is not a text field of the entity")
     expect(checkRegistry([widget({ builtIn: { field: 'name', values: ['MAIN'] } })])).toEqual([

@@ -1,0 +1,53 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useAccess } from '../access-context'
+import { entityKeys } from '../queries'
+import { TrashLink } from '../trash/TrashLink'
+import { Icon } from '../ui/icons'
+import { ExportMenu } from './ExportMenu'
+import { LazyImportDialog } from './ImportDialogLazy'
+import type { ListController } from './useListController'
+
+const toolClass =
+  'inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
+
+/**
+ * The list header's further tools, beside search, filters and "New": export of the list as
+ * it is filtered, searched and sorted (the columns shown), import for those who may create,
+ * and the Trash for those who may delete. Each shows only to whom it is open; the server
+ * checks the same permissions.
+ */
+export function ListTools({ controller }: { controller: ListController }) {
+  const { entity } = controller
+  const access = useAccess()
+  const canExport = entity.routes.all !== false && access.canDo(entity, 'LIST')
+  const canImport = entity.routes.create !== false && !entity.isLine && access.canDo(entity, 'CREATE')
+  return (
+    <>
+      {canExport && <ExportMenu entity={entity} params={controller.params} columns={controller.visibleColumns} />}
+      {canImport && <ImportButton controller={controller} />}
+      <TrashLink entity={entity} />
+    </>
+  )
+}
+
+function ImportButton({ controller }: { controller: ListController }) {
+  const { t } = useTranslation()
+  const queryClient = useQueryClient()
+  const [isOpen, setIsOpen] = useState(false)
+  return (
+    <>
+      <button type="button" className={toolClass} onClick={() => setIsOpen(true)}>
+        <Icon name="upload" className="size-4" />
+        <span className="max-sm:sr-only">{t('import.button')}</span>
+      </button>
+      <LazyImportDialog
+        entity={controller.entity}
+        isOpen={isOpen}
+        onClose={() => setIsOpen(false)}
+        onImported={() => void queryClient.invalidateQueries({ queryKey: entityKeys.all(controller.entity.name) })}
+      />
+    </>
+  )
+}
