@@ -8,7 +8,7 @@ import type { DomainModule } from '../../server/engine/modules'
 import { createRow as engineCreate, updateRow } from '../../server/engine/service'
 import { catalogues } from '../../server/i18n'
 import { addThrowawayLabels, gadgetOrder, gadgetOrderLine, gadgetSales, memo, throwawayEntities, throwawayReports } from '../support/throwaway-registry'
-import { describeEachDatabase, type TestApp, callerWith } from './helpers/app'
+import { describeEachDatabase, describeOnOneDatabase, type TestApp, callerWith } from './helpers/app'
 import { multipart } from './helpers/multipart'
 import { permissionMatrix } from './helpers/permission-matrix'
 import { stockTransferModule } from './helpers/throwaway-module'
@@ -449,4 +449,5 @@ describeEachDatabase(
 )
 
 /** The routes derived for the run-time registry — actions and reports included — check access like every other. */
-describeEachDatabase('permission matrix of a registry defined at run time', (t) => permissionMatrix(t, throwawayEntities, throwawayReports), options)
+// Who may call what does not depend on the database: one is enough (tests/server/helpers/app.ts describeOnOneDatabase).
+describeOnOneDatabase('permission matrix of a registry defined at run time', (t) => permissionMatrix(t, throwawayEntities, throwawayReports), options)

@@ -65,8 +65,8 @@ describe('“All” rows of a list', () => {
     const spacerBelow = document.querySelector('tbody tr[data-spacer]:last-child td') as HTMLElement
     expect(parseFloat(spacerBelow.style.height)).toBeGreaterThan(40 * 9_000)
 
-    // Scrolled to the middle: the rows there, numbered as the whole list.
-    Object.defineProperty(region, 'scrollTop', { configurable: true, writable: true, value: 45 * 5_000 })
+    // Scrolled to the middle: the rows there, numbered as the whole list (rows with a delete button: 55 px each, as estimated).
+    Object.defineProperty(region, 'scrollTop', { configurable: true, writable: true, value: 55 * 5_000 })
     await act(async () => {
       fireEvent.scroll(region)
     })
@@ -74,7 +74,7 @@ describe('“All” rows of a list', () => {
     const middle = drawnRows()
     expect(middle.length).toBeLessThan(80)
     for (const tr of middle) expect(within(tr).getByRole('link').textContent).toBe(`Station ${serialOf(tr)}`)
-    expect(document.querySelector('tbody tr[data-spacer] td')).toHaveStyle({ height: `${45 * (serialOf(middle[0]!) - 1)}px` })
+    expect(document.querySelector('tbody tr[data-spacer] td')).toHaveStyle({ height: `${55 * (serialOf(middle[0]!) - 1)}px` })
 
     // Back to pages.
     await user.selectOptions(screen.getByRole('combobox', { name: 'Rows per page' }), '50')
