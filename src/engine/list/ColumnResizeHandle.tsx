@@ -15,12 +15,20 @@ const LONG_STEP = 64
  */
 export function ColumnResizeHandle({
   label,
+  isNamed,
   width,
   measure,
   onResize,
   onReset,
 }: {
   label: string
+  /**
+   * A named, focusable splitter while the keyboard is in its header (its sort button was
+   * tabbed to): otherwise an unnamed edge for the pointer alone, so that the list's headers
+   * are named by their headings and nothing on the list answers to a field's label (as the
+   * form's inputs do) while a form opened from it loads.
+   */
+  isNamed: boolean
   /** The width now, in pixels (as laid out, until someone sets one). */
   width: number
   /** The header's width as drawn, where a drag starts from. */
@@ -61,13 +69,17 @@ export function ColumnResizeHandle({
 
   return (
     <div
-      role="separator"
-      aria-orientation="vertical"
-      aria-label={t('columns.resize', { label })}
-      aria-valuenow={Math.round(width)}
-      aria-valuemin={MIN_COLUMN_WIDTH}
-      aria-valuemax={MAX_COLUMN_WIDTH}
-      tabIndex={0}
+      {...(isNamed
+        ? {
+            role: 'separator',
+            'aria-orientation': 'vertical' as const,
+            'aria-label': t('columns.resize', { label }),
+            'aria-valuenow': Math.round(width),
+            'aria-valuemin': MIN_COLUMN_WIDTH,
+            'aria-valuemax': MAX_COLUMN_WIDTH,
+            tabIndex: 0,
+          }
+        : { 'aria-hidden': true, tabIndex: -1 })}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}

@@ -56,6 +56,15 @@ export const rowHeights: Record<Density, number> = { comfortable: 45, compact: 3
 /** A row's buttons (delete, actions: 30 px) make it taller than its text: the estimate of rows not yet drawn says so, or "All" ends short of its last row until each is measured. */
 const BUTTON_ROW_EXTRA = 10
 
+/** Whether the last thing the user did was with the keyboard (a Tab) rather than a pointer: focus-visible's own test. */
+let isKeyboardInput = false
+if (typeof document !== 'undefined') {
+  document.addEventListener('keydown', () => (isKeyboardInput = true), true)
+  document.addEventListener('pointerdown', () => (isKeyboardInput = false), true)
+}
+/** Focus the keyboard gave (Tab), not a click's. */
+const isKeyboardFocus = (_target: EventTarget): boolean => isKeyboardInput
+
 /** Whether the row may be selected: for a delete, one that may be deleted; for a change only, one its status does not lock. */
 const isSelectableRow = (c: ListController, row: Row) => (c.canBulkDelete ? isDeletableRow(c.entity, row) : isEditableIn(c.entity, row))
 
@@ -365,6 +374,8 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
   const [asked, setAsked] = useState(pendingDelete)
   if (pendingDelete && pendingDelete !== asked) setAsked(pendingDelete)
   const [isFilterOpen, setIsFilterOpen] = useState(false)
+  // The column whose header the keyboard is in: its resize handle is named and reachable there (ColumnResizeHandle).
+  const [keyboardColumn, setKeyboardColumn] = useState<string | null>(null)
   const filterPanelId = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
   const isFirstLoad = query.isPending
@@ -507,25 +518,26 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
                     const field = entity.fields[id]
                     const width = widths[id]
                     const size = isFixed || width !== undefined ? header.getSize() : undefined
-                    const labelId = `${filterPanelId}-h-${id}`
                     return (
                       <th
                         key={header.id}
                         scope="col"
                         data-column={id}
                         aria-sort={field?.isSortable ? ariaSortOf(controller.sortDirection(id)) : undefined}
-                        // Named by its heading alone, not by its resize handle's name too.
-                        aria-labelledby={field ? labelId : undefined}
+                        // Its resize handle is named (and reached by Tab) while the keyboard is in it.
+                        onFocus={(e) => isKeyboardFocus(e.target) && setKeyboardColumn(id)}
+                        onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setKeyboardColumn((c) => (c === id ? null : c))}
                         style={size === undefined ? undefined : { width: size, minWidth: size, maxWidth: size }}
                         className={`whitespace-nowrap ${headPadding[layout.density]} ${field ? 'relative' : ''} ${!isFixed && id === 'select' ? 'w-12' : ''} ${!isFixed && id === 'serial' ? 'w-16' : ''} ${id === 'actions' ? `${isFixed ? '' : 'w-16'} text-end ${pinnedHeaderCell}` : ''} ${field && isNumericCell(field) ? 'text-end' : 'text-start'}`}
                       >
                         {header.isPlaceholder ? null : field ? (
                           <>
-                            <span id={labelId} className={size === undefined ? undefined : 'block overflow-hidden text-ellipsis'}>
+                            <span className={size === undefined ? undefined : 'block overflow-hidden text-ellipsis'}>
                               <table.FlexRender header={header} />
                             </span>
                             <ColumnResizeHandle
                               label={labelFor(id)}
+                              isNamed={keyboardColumn === id}
                               width={size ?? header.getSize()}
                               measure={() => scrollRef.current?.querySelector<HTMLElement>(`th[data-column="${id}"]`)?.getBoundingClientRect().width || header.getSize()}
                               onResize={(w) => table.setColumnSizing((old) => ({ ...old, [id]: w }))}

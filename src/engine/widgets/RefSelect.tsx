@@ -198,11 +198,12 @@ export function SingleRefSelect({ id, name, field, value, onChange, onBlur, isIn
               <button
                 type="button"
                 onClick={() => setNewRow(newRowValues(target, filters, typed.current))}
-                aria-label={newLabel}
                 title={newLabel}
                 className="rounded p-1 text-slate-400 hover:text-indigo-600 dark:hover:text-indigo-400"
               >
                 <Icon name="plus" className="size-4" />
+                {/* Named by its text, not an aria-label: the field's own label then finds the picker alone. */}
+                <span className="sr-only">{newLabel}</span>
               </button>
             ) : undefined
           }
