@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { routeDocs } from './route-docs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Entity, Fields, Message } from '../../schema/kit'
@@ -89,7 +90,7 @@ export function registerBulkUpdateRoutes(app: FastifyInstance, entity: Entity<st
   for (const base of entity.api.bases) {
     if (entity.api.except[base]?.includes('update')) continue
 
-    app.post(`${base}/bulk_update/`, { config: actionConfig(entity, 'UPDATE') }, async (req, reply) => {
+    app.post(`${base}/bulk_update/`, { config: { ...actionConfig(entity, 'UPDATE'), openapi: routeDocs.bulkUpdate } }, async (req, reply) => {
       const parsed = bulkBody.safeParse(req.body ?? {})
       if (!parsed.success) throw new BusinessError({ key: 'detail.bulk_body', params: { max: MAX_BULK_FIELDS } })
       const ctx = requestContext(deps, entity, req)
@@ -103,7 +104,7 @@ export function registerBulkUpdateRoutes(app: FastifyInstance, entity: Entity<st
       }))
     })
 
-    app.post<{ Params: { batch: string } }>(`${base}/undo/:batch`, { config: actionConfig(entity, 'UPDATE') }, async (req, reply) => {
+    app.post<{ Params: { batch: string } }>(`${base}/undo/:batch`, { config: { ...actionConfig(entity, 'UPDATE'), openapi: routeDocs.undo } }, async (req, reply) => {
       const batch = req.params.batch
       if (!UUID.test(batch)) throw new BusinessError({ key: 'detail.bulk_batch' })
       const caller = req.principal

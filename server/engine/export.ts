@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from 'node:stream'
+import { routeDocs } from './route-docs'
 import { constants } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { RawBuilder } from 'kysely'
@@ -170,7 +171,7 @@ export function registerExportRoutes(app: FastifyInstance, entity: Entity<string
 
   for (const base of entity.api.bases) {
     if (entity.api.except[base]?.includes('all')) continue
-    app.get(`${base}/export/`, { config: actionConfig(entity, 'LIST'), compress: compressEachBatch }, handler)
+    app.get(`${base}/export/`, { config: { ...actionConfig(entity, 'LIST'), openapi: routeDocs.export }, compress: compressEachBatch }, handler)
   }
 }
 

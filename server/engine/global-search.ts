@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { routeDocs } from './route-docs'
 import { can } from '../auth/principal'
 import type { Entity, Fields } from '../../schema/kit'
 import type { Db } from '../db/types'
@@ -30,7 +31,7 @@ function mayList(caller: NonNullable<Parameters<typeof can>[0]>, e: Entity<strin
 }
 
 export function registerGlobalSearch(app: FastifyInstance, deps: { db: Db; registry: Registry; hooks?: HookRegistry }): void {
-  app.get<{ Querystring: { q?: unknown } }>(GLOBAL_SEARCH_PATH, async (req) => {
+  app.get<{ Querystring: { q?: unknown } }>(GLOBAL_SEARCH_PATH, { config: { openapi: routeDocs.search } }, async (req) => {
     const caller = req.principal
     if (!caller) throw new UnauthorizedError({ key: 'detail.no_credentials' })
     const raw = req.query.q

@@ -284,6 +284,20 @@ describeOnOneDatabase('OpenAPI document of the app', (t) => {
       expect(Object.keys(doc().paths[`${report.api.base}/csv`]!.get!.responses[200]! as object)).toContain('content')
     }
   })
+
+  it("says what the engine's routes beyond the contract take and answer: export, import, bulk change, undo, the Trash, the search across entities", () => {
+    const base = '/branch/api/v1/branch'
+    const bulk = doc().paths[`${base}/bulk_update/`]!.post!
+    expect(bulk['x-permission']).toBe('BRANCH_UPDATE')
+    expect(JSON.stringify(bulk.requestBody)).toMatch(/"values"/)
+    expect(JSON.stringify(bulk.responses[200])).toMatch(/"batch"/)
+    expect(JSON.stringify(doc().paths[`${base}/undo/{batch}`]!.post!.responses[200])).toMatch(/"restored"/)
+    expect(JSON.stringify(doc().paths[`${base}/restore/`]!.post!.requestBody)).toMatch(/"batch"/)
+    expect(doc().paths[`${base}/purge/`]!.delete!['x-permission']).toBe('BRANCH_PURGE')
+    expect(JSON.stringify(doc().paths['/api/search/']!.get!.responses[200])).toMatch(/"results"/)
+    expect(doc().paths[`${base}/export/`]!.get!.description).toMatch(/`xlsx`/)
+    expect(doc().paths[`${base}/import/`]!.post!.description).toMatch(/`dry_run`/)
+  })
 })
 
 describe('OpenAPI document of a registry defined at run time', () => {

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream'
+import { routeDocs } from '../route-docs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { renderMessage, type Entity, type Fields, type Message } from '../../../schema/kit'
 import { languageOf, translator } from '../../i18n'
@@ -124,8 +125,8 @@ export function registerImportRoutes(app: FastifyInstance, entity: Entity<string
 
   for (const base of entity.api.bases) {
     if (entity.api.except[base]?.includes('create')) continue
-    app.post(`${base}/import/preview/`, { config }, preview)
-    app.post(`${base}/import/`, { config }, importFile)
-    app.get<{ Params: { token: string } }>(`${base}/import/rejected/:token`, { config }, rejected)
+    app.post(`${base}/import/preview/`, { config: { ...config, openapi: routeDocs.importPreview } }, preview)
+    app.post(`${base}/import/`, { config: { ...config, openapi: routeDocs.importRun } }, importFile)
+    app.get<{ Params: { token: string } }>(`${base}/import/rejected/:token`, { config: { ...config, openapi: routeDocs.importRejected } }, rejected)
   }
 }
