@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { bulkSettableFields } from '../../schema/kit/bulk'
 import { currentLanguage } from '../i18n'
 import { ApiError, apiToken, bodyOf, errorOfBody, NETWORK_ERROR_STATUS, unauthorized } from './api'
 import type { AnyEntity, ListParams } from './entity-api'
@@ -14,23 +15,6 @@ import type { AnyEntity, ListParams } from './entity-api'
 export type BulkTarget = { kind: 'ids'; ids: readonly number[] } | { kind: 'filter'; params: ListParams; count: number }
 
 export const bulkCountOf = (target: BulkTarget): number => (target.kind === 'ids' ? target.ids.length : target.count)
-
-/**
- * The fields a bulk update may set: stored values entered on the form that many records may
- * share. The server's rule (server/engine/bulk-update-fields.ts), kept here for the browser's
- * bundle; tests/ui/bulk-update.test.tsx holds the two to the same answer for every entity.
- */
-const UNSETTABLE_KINDS: ReadonlySet<string> = new Set(['file', 'lines', 'refs', 'json', 'password'])
-
-export function bulkSettableFields(entity: AnyEntity): string[] {
-  return entity.fieldNames.filter((name) => {
-    const field = entity.fields[name]!
-    if (field.sql === undefined || field.isVirtual || field.isTransient) return false
-    if (field.isReadOnly || field.compute !== undefined || field.isWriteOnly) return false
-    if (field.isUnique || field.slugFrom !== undefined || name === entity.idFrom) return false
-    return !UNSETTABLE_KINDS.has(field.kind)
-  })
-}
 
 /** Whether the entity's records can be changed in bulk at all (its generic update is served). */
 export const canBulkUpdate = (entity: AnyEntity): boolean => entity.routes.update === 'generic' && !entity.rowsPerLine && bulkSettableFields(entity).length > 0

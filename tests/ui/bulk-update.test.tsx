@@ -4,15 +4,14 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { entities, registry } from '../../schema'
-import { bulkSettableFields as serverSettable } from '../../server/engine/bulk-update-fields'
+
 import { createQueryClient } from '../../src/app/query-client'
 import { changeLanguage, loadNamespaces } from '../../src/i18n'
 import { AccessProvider, type EngineAccess } from '../../src/engine/access-context'
-import { bulkSettableFields, filterOf, type BulkTarget } from '../../src/engine/bulk-api'
+import { filterOf, type BulkTarget } from '../../src/engine/bulk-api'
 import { EntitiesProvider } from '../../src/engine/entities-context'
 import { BulkUpdateButton } from '../../src/engine/list/BulkUpdateDialog'
 import { FeedbackView } from '../../src/engine/ui/Notifications'
-import { throwawayEntities } from '../support/throwaway-registry'
 import { api, cityHandlers, storeSession, thanaBase } from './support/fixtures'
 import { server } from './support/server'
 
@@ -62,12 +61,6 @@ function answering(update: (body: unknown) => Response, undo: (batch: string) =>
 
 beforeAll(() => loadNamespaces('shell', 'registry'))
 beforeEach(() => storeSession())
-
-describe('the fields offered', () => {
-  it('are the ones the server lets a bulk update set, for every entity', () => {
-    for (const entity of throwawayEntities) expect(bulkSettableFields(entity), entity.name).toEqual(serverSettable(entity))
-  })
-})
 
 describe('bulk update', () => {
   it('sets a field for the selected records, and the toast’s Undo calls the undo route', async () => {

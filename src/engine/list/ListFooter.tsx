@@ -1,12 +1,9 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useFormat } from '../../i18n/useFormat'
-import { Icon } from '../ui/icons'
+import { PageControls } from '../ui/Pagination'
 import { showAlert } from '../ui/notifications'
 import { ALL_ROWS, ALL_ROWS_MAX, isPageSize, pageSizes, type ListController } from './useListController'
-
-const navButton =
-  'rounded-md border border-slate-300 p-1.5 text-slate-600 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800'
 
 /**
  * The list's footer: rows per page (30, 50, 100), the range shown, page x of y, previous and
@@ -19,8 +16,6 @@ export function ListFooter({ controller: c }: { controller: ListController }) {
   const format = useFormat()
   const sizeId = useId()
   const reasonId = useId()
-  const from = c.totalElements === 0 ? 0 : (c.page - 1) * c.size + 1
-  const to = Math.min(c.page * c.size, c.totalElements)
   const reason = c.allRefusal === 'too_many' ? t('list.all_reason_too_many', { max: format.integer(ALL_ROWS_MAX) }) : c.allRefusal === 'unavailable' ? t('list.all_reason_unavailable') : undefined
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-600 print:hidden dark:border-slate-800 dark:text-slate-400">
@@ -73,18 +68,7 @@ export function ListFooter({ controller: c }: { controller: ListController }) {
           {c.isLoadingAll ? t('list.loading_all', { count: c.totalElements, total: format.integer(c.totalElements) }) : t('list.all_shown', { count: c.rows.length, total: format.integer(c.rows.length) })}
         </span>
       ) : (
-        <div className="flex flex-wrap items-center gap-4">
-          <span className="tabular-nums">{t('list.range', { from: format.integer(from), to: format.integer(to), total: format.integer(c.totalElements) })}</span>
-          <span className="tabular-nums">{t('list.page_of', { page: format.integer(c.page), pages: format.integer(c.totalPages) })}</span>
-          <div className="flex gap-1.5">
-            <button type="button" className={navButton} onClick={() => c.goToPage(c.page - 1)} disabled={c.page <= 1} aria-label={t('list.previous')}>
-              <Icon name="chevronStart" className="flip-rtl size-4" />
-            </button>
-            <button type="button" className={navButton} onClick={() => c.goToPage(c.page + 1)} disabled={c.page >= c.totalPages} aria-label={t('list.next')}>
-              <Icon name="chevronEnd" className="flip-rtl size-4" />
-            </button>
-          </div>
-        </div>
+        <PageControls paging={c} />
       )}
     </div>
   )

@@ -19,10 +19,7 @@ const navButton =
 /** A paged table's footer: rows per page, the range shown, page x of y, previous and next. */
 export function Pagination({ paging: c, sizes }: { paging: Paging; sizes: readonly number[] }) {
   const { t } = useTranslation()
-  const format = useFormat()
   const sizeId = useId()
-  const from = c.totalElements === 0 ? 0 : (c.page - 1) * c.size + 1
-  const to = Math.min(c.page * c.size, c.totalElements)
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-600 print:hidden dark:border-slate-800 dark:text-slate-400">
       <div className="flex items-center gap-2">
@@ -40,17 +37,28 @@ export function Pagination({ paging: c, sizes }: { paging: Paging; sizes: readon
           ))}
         </select>
       </div>
-      <div className="flex flex-wrap items-center gap-4">
-        <span className="tabular-nums">{t('list.range', { from: format.integer(from), to: format.integer(to), total: format.integer(c.totalElements) })}</span>
-        <span className="tabular-nums">{t('list.page_of', { page: format.integer(c.page), pages: format.integer(c.totalPages) })}</span>
-        <div className="flex gap-1.5">
-          <button type="button" className={navButton} onClick={() => c.goToPage(c.page - 1)} disabled={c.page <= 1} aria-label={t('list.previous')}>
-            <Icon name="chevronStart" className="flip-rtl size-4" />
-          </button>
-          <button type="button" className={navButton} onClick={() => c.goToPage(c.page + 1)} disabled={c.page >= c.totalPages} aria-label={t('list.next')}>
-            <Icon name="chevronEnd" className="flip-rtl size-4" />
-          </button>
-        </div>
+      <PageControls paging={c} />
+    </div>
+  )
+}
+
+/** The range shown, page x of y, previous and next: every paged footer's (this one's, the generic list's). */
+export function PageControls({ paging: c }: { paging: Omit<Paging, 'setSize'> }) {
+  const { t } = useTranslation()
+  const format = useFormat()
+  const from = c.totalElements === 0 ? 0 : (c.page - 1) * c.size + 1
+  const to = Math.min(c.page * c.size, c.totalElements)
+  return (
+    <div className="flex flex-wrap items-center gap-4">
+      <span className="tabular-nums">{t('list.range', { from: format.integer(from), to: format.integer(to), total: format.integer(c.totalElements) })}</span>
+      <span className="tabular-nums">{t('list.page_of', { page: format.integer(c.page), pages: format.integer(c.totalPages) })}</span>
+      <div className="flex gap-1.5">
+        <button type="button" className={navButton} onClick={() => c.goToPage(c.page - 1)} disabled={c.page <= 1} aria-label={t('list.previous')}>
+          <Icon name="chevronStart" className="flip-rtl size-4" />
+        </button>
+        <button type="button" className={navButton} onClick={() => c.goToPage(c.page + 1)} disabled={c.page >= c.totalPages} aria-label={t('list.next')}>
+          <Icon name="chevronEnd" className="flip-rtl size-4" />
+        </button>
       </div>
     </div>
   )

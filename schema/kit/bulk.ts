@@ -1,11 +1,11 @@
-import type { Entity, Fields } from '../../schema/kit'
+import type { Entity, Fields } from './entity'
 
 /**
  * The fields a bulk update may set: stored values a person enters one at a time on the form
  * and that many records may share — a status, a district, a flag, a date. Not what the server
  * keeps (read-only, computed), not what must differ from row to row (unique values, a slug,
  * the id a record's number is made from), not files, lines, many-to-many links, JSON or
- * secrets. Isomorphic (schema/kit only): the browser's dialog offers the same fields.
+ * secrets. Isomorphic: the server refuses, and the browser's dialog offers, exactly these.
  */
 const UNSETTABLE_KINDS: ReadonlySet<string> = new Set(['file', 'lines', 'refs', 'json', 'password'])
 
