@@ -8,13 +8,19 @@
  * the one before — at 1280×800 and 390×844. Reports each frame interval's median, 95th
  * percentile and maximum, and the frames over 50 ms, as a markdown table.
  *
+ * Before that jump through the list, a person's scroll: the mouse over the list, one wheel
+ * notch (BENCH_WHEEL_PX, default 100 px) every BENCH_WHEEL_EVERY_MS (default 50 ms) for
+ * BENCH_WHEEL_MS (default 4,000 ms) — real wheel events, scrolled by the browser — while each
+ * animation frame's interval is recorded the same way: most frames then keep most of their
+ * rows, and only the rows that enter the window are drawn.
+ *
  * Needs /usr/bin/chromium and a build of the current sources in dist/ (it refuses a stale
  * one: its figures would be another code's; BENCH_ALLOW_STALE=1 runs it anyway).
  */
 import { existsSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { resolve } from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { registry } from '../schema'
 import { ALL_ROWS_MAX } from '../schema/kit/list-view'
 import { buildState } from '../scripts/build-inputs'
@@ -28,10 +34,67 @@ const VIEWPORTS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ] as const
+/** A person's scroll: one wheel notch (Chromium's 100 px) every 50 ms, a brisk read down the list. */
+const WHEEL_PX = Math.max(1, Number(process.env.BENCH_WHEEL_PX ?? 100))
+const WHEEL_EVERY_MS = Math.max(10, Number(process.env.BENCH_WHEEL_EVERY_MS ?? 50))
+const WHEEL_MS = Math.max(500, Number(process.env.BENCH_WHEEL_MS ?? 4_000))
 /** A frame this long is one a person sees stutter. */
 const JANK_MS = 50
 
-type Run = { viewport: string; rows: number; scrolled: number; frames: number[]; drawnMax: number; lastSerial: number; loadMs: number }
+type Wheel = { frames: number[]; scrolled: number; steps: number; rowsAdded: number }
+type Run = { viewport: string; rows: number; scrolled: number; frames: number[]; drawnMax: number; lastSerial: number; loadMs: number; wheel: Wheel }
+
+type FrameProbe = { frames: number[]; isDone: boolean; rowsAdded: number; observer: MutationObserver }
+declare global {
+  // The page's frame recorder during the wheel scroll (set and read through page.evaluate).
+  var __listFrames: FrameProbe | undefined
+}
+
+/** In the page: records each animation frame's interval, and the rows added to the table, until `stopFrames`. */
+function startFrames(): void {
+  const body = document.querySelector('table tbody')!
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node instanceof HTMLElement && node.matches('tr[data-index]')) probe.rowsAdded++
+  })
+  const probe: FrameProbe = { frames: [], isDone: false, rowsAdded: 0, observer }
+  observer.observe(body, { childList: true })
+  globalThis.__listFrames = probe
+  let last: number | undefined
+  const step = (now: number) => {
+    if (last !== undefined) probe.frames.push(now - last)
+    last = now
+    if (!probe.isDone) requestAnimationFrame(step)
+  }
+  requestAnimationFrame(step)
+}
+
+function stopFrames(): { frames: number[]; scrolled: number; rowsAdded: number } {
+  const probe = globalThis.__listFrames!
+  probe.isDone = true
+  probe.observer.disconnect()
+  const box = document.querySelector('table')!.closest<HTMLElement>('[role="region"]')!
+  return { frames: probe.frames, scrolled: box.scrollTop, rowsAdded: probe.rowsAdded }
+}
+
+/** A person's scroll from the top of the list: real wheel events over its box, a notch every WHEEL_EVERY_MS. */
+async function wheelThrough(page: Page): Promise<Wheel> {
+  const box = await page.locator('[role="region"]:has(table)').boundingBox()
+  if (!box) throw new Error('the list has no box to scroll')
+  await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 300))
+  await page.evaluate(startFrames)
+  const t0 = Date.now()
+  let steps = 0
+  while (Date.now() - t0 < WHEEL_MS) {
+    await page.mouse.wheel(0, WHEEL_PX)
+    steps++
+    // The next notch when a person's hand gives it, however long the last one took to send.
+    const next = t0 + steps * WHEEL_EVERY_MS
+    await page.waitForTimeout(Math.max(0, next - Date.now()))
+  }
+  // The last notch's scroll (smooth scrolling animates it) finished before the clock stops.
+  await page.waitForTimeout(300)
+  return { ...(await page.evaluate(stopFrames)), steps }
+}
 
 /** In the page: scrolls the list's box from top to bottom over `durationMs`, one step per animation frame. */
 async function scrollThrough(durationMs: number): Promise<{ frames: number[]; scrolled: number; drawnMax: number; lastSerial: number }> {
@@ -91,9 +154,15 @@ async function measure(browser: Browser, url: string, storage: Record<string, st
   const loadMs = Date.now() - t0
   // Fonts, images and the first idle work done before the clock runs.
   await page.waitForTimeout(1_000)
+  const wheel = await wheelThrough(page)
+  // Back to the top, settled, before the jump through the whole list.
+  await page.evaluate(() => {
+    document.querySelector('table')!.closest<HTMLElement>('[role="region"]')!.scrollTop = 0
+  })
+  await page.waitForTimeout(1_000)
   const result = await page.evaluate(scrollThrough, SCROLL_MS)
   await context.close()
-  return { viewport: `${viewport.width}×${viewport.height}`, rows: ROWS, loadMs, ...result }
+  return { viewport: `${viewport.width}×${viewport.height}`, rows: ROWS, loadMs, wheel, ...result }
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -126,7 +195,7 @@ async function main(): Promise<void> {
       const run = await measure(browser, server.url, storage, viewport)
       if (run.lastSerial !== ROWS) throw new Error(`at ${run.viewport} the last row drawn is numbered ${run.lastSerial}, not ${ROWS}`)
       runs.push(run)
-      console.log(`${run.viewport}: ${run.frames.length} frames`)
+      console.log(`${run.viewport}: ${run.wheel.frames.length} frames scrolled by the wheel, ${run.frames.length} through the list`)
     }
     const lines = [
       '## Scrolling "All" rows (10,000) in Chromium',
@@ -138,6 +207,15 @@ async function main(): Promise<void> {
       ...runs.map(
         (r) =>
           `| ${r.viewport} | ${r.rows.toLocaleString('en')} | ${Math.round(r.scrolled).toLocaleString('en')} | ${r.loadMs.toLocaleString('en')} | ${r.frames.length} | ${ms(percentile(r.frames, 50))} | ${ms(percentile(r.frames, 95))} | ${ms(Math.max(...r.frames))} | ${r.frames.filter((f) => f > JANK_MS).length} | ${r.drawnMax} |`,
+      ),
+      '',
+      `A person's scroll, measured first on the same page: the mouse over the list, a wheel notch of ${WHEEL_PX} px every ${WHEEL_EVERY_MS} ms for ${(WHEEL_MS / 1000).toFixed(1)} s from its top (real wheel events, scrolled by the browser), each animation frame's interval recorded until 300 ms after the last notch; rows added are the rows that entered the window, each drawn once.`,
+      '',
+      `| viewport | wheel notches | scrolled px | rows added | frames | frame p50 ms | frame p95 ms | frame max ms | frames over ${JANK_MS} ms |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...runs.map(
+        ({ viewport, wheel: w }) =>
+          `| ${viewport} | ${w.steps} | ${Math.round(w.scrolled).toLocaleString('en')} | ${w.rowsAdded.toLocaleString('en')} | ${w.frames.length} | ${ms(percentile(w.frames, 50))} | ${ms(percentile(w.frames, 95))} | ${ms(Math.max(...w.frames))} | ${w.frames.filter((f) => f > JANK_MS).length} |`,
       ),
       '',
     ]

@@ -2,7 +2,6 @@ import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import securityHeadersOf from 'helmet'
 import multipart from '@fastify/multipart'
-import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyContextConfig, type FastifyInstance, type HTTPMethods } from 'fastify'
 import { sql } from 'kysely'
 import { checkRegistry, entities as registeredEntities, reports as registeredReports, widgets as registeredWidgets, RegistryError, type RegistryProblem } from '../schema'
@@ -41,7 +40,10 @@ import { registerReportRoutes, type ReportRun } from './engine/reports'
 import { genericRoutePaths, registerEntityRoutes, type ActionRegistry } from './engine/routes'
 import type { ActionHandler } from './engine/service'
 import { answersForCaller } from './engine/for-caller'
-import { frameworkErrorHandler, newRequestId, registerErrorHandling } from './http/errors'
+import { frameworkErrorHandler, registerErrorHandling } from './http/errors'
+import { registerRequestLog, requestIdOf, requestLogController } from './http/request-log'
+import { metricsTokenOf, registerMetrics } from './http/metrics'
+import { registerReadiness } from './http/readiness'
 import { loadAppPage } from './http/app-page'
 import { registerCompression, registerStaticServing } from './http/static'
 import { registerApiDocs } from './http/api-docs'
@@ -74,6 +76,8 @@ export type AppOptions = {
   isDemo?: boolean
   /** Log every request (info); without it only errors are logged (a 500 with its request id, in every mode). */
   logger?: boolean
+  /** The proxies whose X-Forwarded-For names the client (TRUST_PROXY): hops to believe, or their addresses. Unset: the connection's address. */
+  trustProxy?: number | readonly string[]
   /** Where log lines go (default: stdout); tests read them. */
   logStream?: { write: (line: string) => void }
   /** Domain modules (rules, bespoke routes, start-up sync); default: every module of the app. */
@@ -82,6 +86,8 @@ export type AppOptions = {
   loginThrottle?: ThrottleOptions
   /** How long a request may take to arrive whole, headers and body (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number
+  /** The bearer token `GET /metrics` asks for (server/http/metrics.ts); default: METRICS_TOKEN; null: off. */
+  metricsToken?: string | null
 }
 
 /**
@@ -131,6 +137,9 @@ function wiringProblems(entities: readonly Entity<string, Fields>[], reports: re
 }
 
 /** The start-up check (Django's): every problem of the registry named at once, before anything is touched. */
+/** Believes the nearest `hops` proxies (proxy-addr's number, as a function: Fastify's types take no number). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops
+
 export function assertRegistry(entities: readonly Entity<string, Fields>[], reports: readonly Report[], widgets: readonly Widget[] = []): void {
   const problems = checkRegistry(entities, catalogues, reports, widgets)
   if (problems.length > 0) throw new RegistryError(problems)
@@ -165,7 +174,11 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
   const setSecurityHeaders = securityHeadersOf(helmetOptions)
   const app = Fastify({
     logger: { level: options.logger ? 'info' : 'error', ...(options.logStream ? { stream: options.logStream } : {}) },
-    genReqId: newRequestId,
+    // An incoming X-Request-Id (a balancer's) is kept when sane; one JSON line per request is logged by registerRequestLog.
+    genReqId: requestIdOf,
+    // The client's address (sign-in throttles count per address) through the load balancer, and no further.
+    ...(typeof options.trustProxy === 'number' ? { trustProxy: trustHops(options.trustProxy) } : options.trustProxy ? { trustProxy: [...options.trustProxy] } : {}),
+    logController: requestLogController(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 2 * 1024 * 1024,
     requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
@@ -181,6 +194,7 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     for (const method of ([] as HTTPMethods[]).concat(route.method)) routeTable.push({ method, url: route.url, config: route.config ?? {} })
   })
   registerErrorHandling(app)
+  registerRequestLog(app)
   await app.register(helmet, helmetOptions)
   await app.register(cors, {
     origin: options.corsOrigins && options.corsOrigins.length > 0 ? [...options.corsOrigins] : false,
@@ -188,8 +202,6 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
   })
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 200 } })
-  // Counters only: the login route decides what counts (server/auth/throttle.ts).
-  await app.register(rateLimit, { global: false })
   await registerCompression(app)
 
   // Public: health and the demo credentials. The API sits behind the guard below.
@@ -197,6 +209,9 @@ export async function assembleApp(options: AppOptions): Promise<{ app: FastifyIn
     await sql`select 1`.execute(options.db)
     return { status: 'ok' }
   })
+  // Readiness for a load balancer, and the metrics (their own token, off without one).
+  registerReadiness(app, { db: options.db })
+  registerMetrics(app, { db: options.db, token: options.metricsToken === undefined ? metricsTokenOf() : options.metricsToken })
   // The login form is prefilled with the demo credentials in demo mode only (spec §5).
   app.get('/api/auth/demo-credentials', { config: { isPublic: true } }, async (request, reply) =>
     options.isDemo ? DEMO_ADMIN : reply.code(404).send({ detail: messageFor(request.headers['accept-language'], { key: 'detail.not_demo' }) }),

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { entities } from '../schema'
 import { publicReadRefusal } from './engine/access'
 import { refsAsIdsRefusal } from './engine/refs-as-ids'
+import { objectStorageShape, storageSettingsOf, type StorageSettings } from './storage/settings'
 
 /**
  * Configuration comes from the environment only and is validated once at start-up,
@@ -49,6 +50,24 @@ const envSchema = z.object({
     .transform((v) => (v === '' ? undefined : v)),
   MAIL_FROM: z.string().min(3).default('Back-office <no-reply@localhost>'),
   UPLOAD_QUOTA_MB: z.coerce.number().positive().default(50),
+  // Read by the list engine (server/engine/list-positions.ts); judged here, so a typo stops the start.
+  LIST_EXACT_COUNT_UP_TO: z.coerce.number().int().min(1).max(1e9).optional(),
+  LIST_SEEK_FROM: z.coerce.number().int().min(1).max(1e9).optional(),
+  // Behind a load balancer every request comes from it: which hops' X-Forwarded-For to believe (README).
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx): number | string[] | undefined => {
+      const text = (v ?? '').trim()
+      if (text === '') return undefined
+      if (/^\d+$/.test(text)) return Number(text)
+      const list = text.split(',').map((x) => x.trim()).filter(Boolean)
+      const bad = list.filter((x) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(x))
+      if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `must be a number of proxies or a comma-separated list of addresses or CIDR ranges (not ${bad.join(', ')})` })
+      return list
+    }),
+  // Files in an S3-compatible bucket instead of DATA_DIR/media (server/storage/settings.ts).
+  ...objectStorageShape,
 })
 
 export type Env = z.output<typeof envSchema>
@@ -58,6 +77,8 @@ export type Config = Env & {
   isDemo: boolean
   /** Embedded PGlite (the default) or a PostgreSQL server. */
   database: { kind: 'pglite'; dataDir: string | undefined } | { kind: 'postgres'; url: string }
+  /** Where the app's files are kept: DATA_DIR/media, or the bucket of S3_BUCKET. */
+  storage: StorageSettings
 }
 
 export class ConfigError extends Error {
@@ -75,7 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !e.JWT_SECRET) {
     throw new ConfigError('Invalid configuration:\n  - JWT_SECRET: required when NODE_ENV=production (at least 32 random characters)')
   }
+  const storage = storageSettingsOf(e)
   const refusals = [
+    ...storage.problems,
     ...e.PUBLIC_READ.map((name) => publicReadRefusal(entities, name)).map((r) => r && `PUBLIC_READ: ${r}`),
     ...e.LIST_REFS_AS_IDS.map((pair) => refsAsIdsRefusal(entities, pair)).map((r) => r && `LIST_REFS_AS_IDS: ${r}`),
   ].filter((r): r is string => r !== null)
@@ -86,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : e.DATABASE_URL
         ? { kind: 'postgres', url: e.DATABASE_URL }
         : { kind: 'pglite', dataDir: e.DATA_DIR }
-  return { ...e, isDemo: !isProduction, database }
+  return { ...e, isDemo: !isProduction, database, storage: storage.settings }
 }
 
 export type AuthSettings = {

@@ -2,13 +2,17 @@ import { join, resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { entities as registeredEntities, reports as registeredReports } from '../schema'
 import type { Entity, Fields, Report } from '../schema/kit'
-import { assertRegistry, buildApp } from './app'
+import { assembleApp, assertRegistry } from './app'
 import type { Config } from './config'
 import { connect, type Connection } from './db/connect'
+import { serveBackupRequests } from './db/backup-requests'
+import { markDraining } from './http/readiness'
 import { demoJwtSecret, lockDataDir } from './db/data-dir'
 import { seed } from './demo/seed'
 import { migrate } from './db/sync'
+import { withStartUpLock } from './db/startup-lock'
 import { setUploadQuota } from './engine/uploads'
+import { bindMediaStorage } from './storage'
 import { startMailSender } from './mail/sender'
 import { mailTransport } from './mail/transport'
 import { withPublicRead } from './engine/access'
@@ -18,8 +22,9 @@ export type Started = { app: FastifyInstance; address: string; stop: () => Promi
 
 /**
  * Start-up, in the order that keeps a mistake harmless: the registry's check (nothing is
- * opened while it fails), the data-dir lock, the database, migrations, the app (roles,
- * permissions, menu), the seed, HTTP.
+ * opened while it fails), the data-dir lock, the database, the app's routes, then under the
+ * start-up lock (several servers on one PostgreSQL take turns) migrations, the modules'
+ * start-up (roles, permissions, menu, their seeds) and the seed, then HTTP.
  */
 export async function start(config: Config, registry: { entities: readonly Entity<string, Fields>[]; reports: readonly Report[] } = { entities: registeredEntities, reports: registeredReports }): Promise<Started> {
   assertRegistry(registry.entities, registry.reports)
@@ -32,13 +37,12 @@ export async function start(config: Config, registry: { entities: readonly Entit
         ? { kind: 'postgres', url: config.database.url }
         : { kind: 'pglite', dataDir: config.database.dataDir ? join(dataDir, 'pglite') : undefined },
     )
-    const { applied, notices } = await migrate(connection.db, registry.entities)
-    for (const n of notices) console.warn(`migrate: ${n}`)
-    if (applied.length > 0) console.log(`migrate: applied ${applied.length} step(s)`)
-
+    const db = connection.db
+    bindMediaStorage(join(dataDir, 'media'), config.storage) // files in the S3 bucket when configured, else DATA_DIR/media
     const jwtSecret = config.JWT_SECRET ?? demoJwtSecret(config.database.kind === 'pglite' ? config.database.dataDir && dataDir : dataDir)
-    const app = await buildApp({
-      db: connection.db,
+    // Put together without touching the database: servers starting at once do this side by side.
+    const { app, start: startApp } = await assembleApp({
+      db,
       entities: withPublicRead(withRefsAsIds(registry.entities, config.LIST_REFS_AS_IDS), config.PUBLIC_READ),
       reports: registry.reports,
       jwtSecret,
@@ -47,10 +51,24 @@ export async function start(config: Config, registry: { entities: readonly Entit
       corsOrigins: config.CORS_ORIGINS,
       isDemo: config.isDemo,
       logger: config.NODE_ENV === 'production',
+      trustProxy: config.TRUST_PROXY,
     })
-    // After the app: its start-up creates the permissions and built-in roles the seed assigns.
-    const seeded = await seed(connection.db, { isDemo: config.isDemo, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, hooks: app.engine.hooks })
-    if (seeded !== 'none') console.log(`seed: ${seeded} data created`)
+    // Every write of the start-up under one lock: servers started at once on one PostgreSQL
+    // take turns, and those after the first find the work done (a fraction of a second).
+    await withStartUpLock(db, async () => {
+      const { applied, notices } = await migrate(db, registry.entities)
+      for (const n of notices) console.warn(`migrate: ${n}`)
+      if (applied.length > 0) console.log(`migrate: applied ${applied.length} step(s)`)
+      // The modules' start-up: permissions, built-in roles, menus, their seeds.
+      await startApp()
+      // After the modules: they create the permissions and built-in roles the seed assigns.
+      const seeded = await seed(db, { isDemo: config.isDemo, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, hooks: app.engine.hooks })
+      if (seeded !== 'none') console.log(`seed: ${seeded} data created`)
+    }).catch(async (e: unknown) => {
+      // The start-up's failure is the message; closing is only tidying.
+      await app.close().catch(() => {})
+      throw e
+    })
     setUploadQuota(join(dataDir, 'media'), config.UPLOAD_QUOTA_MB * 1024 * 1024)
     // Mail queued in the outbox goes out after its transaction commits: by SMTP, or as files.
     const mail = startMailSender({ db: connection.db, transport: mailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, mailDir: join(dataDir, 'mail') }) })
@@ -59,12 +77,21 @@ export async function start(config: Config, registry: { entities: readonly Entit
       throw e
     })
     const opened = connection
+    // `npm run backup` asks the running server for a copy of its embedded database (server/db/backup-requests.ts).
+    const stopBackups = opened.dump && config.database.kind === 'pglite' && config.database.dataDir ? serveBackupRequests({ dataDir, dump: opened.dump, mediaDir: join(dataDir, 'media') }) : () => {}
     return {
       app,
       address,
+      // A graceful stop: readiness answers 503 at once (a load balancer sends no more), new
+      // connections are refused, the requests in flight finish, then the database closes.
       stop: async () => {
+        markDraining(app)
+        stopBackups()
+        // Node closes the connections idle when the close begins; one whose request finishes
+        // later would stay open for its keep-alive time (72 s) and hold the stop that long.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 200)
+        await app.close().finally(() => clearInterval(sweep))
         await mail.stop()
-        await app.close()
         await opened.close()
         release()
       },

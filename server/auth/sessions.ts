@@ -13,8 +13,8 @@ import { signToken } from './tokens'
  * user's. Moving the version therefore ends every session of that user at once: a password
  * change (any route: own, an admin's reset, the generic update, a forgotten-password reset)
  * and a logout do. The version is read with the principal the guard loads anyway, so a
- * revocable session costs no query of its own; another server learns of it within the
- * principal cache's lifetime.
+ * revocable session costs no query of its own; every other server honours the end at once
+ * (the principal's stamp, server/auth/principal.ts).
  *
  * A logout ends the session that asked, and only it (the user's phone stays signed in
  * when they sign out on a shared desk): every token of a session names it (`sid`, made at
@@ -65,14 +65,14 @@ export async function endSession(db: Executor, userId: number, session: SessionR
   await sql`delete from ${sql.id(ENDED_SESSIONS)} where ends_at < now()`.execute(db)
   await sql`insert into ${sql.id(ENDED_SESSIONS)} (sid, user_id, ends_at) values (${session.sessionId}, ${userId}, ${endsAt})
     on conflict (sid) do nothing`.execute(db)
-  forgetPrincipal(userId)
+  await forgetPrincipal(db, userId)
 }
 
 /** Ends every session of the user (every token made so far) and answers the new version. */
 export async function endSessions(db: Executor, userId: number): Promise<number> {
   const r = await sql<{ session_version: number }>`
     update "user" set session_version = session_version + 1 where id = ${userId} returning session_version`.execute(db)
-  forgetPrincipal(userId)
+  await forgetPrincipal(db, userId)
   return r.rows[0]?.session_version ?? 0
 }
 

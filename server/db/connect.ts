@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Db } from './types'
 
@@ -25,10 +25,16 @@ export const pgliteExtensions = { pg_trgm, unaccent }
 const embedded = new WeakSet<object>()
 export const isEmbedded = (db: object): boolean => embedded.has(db)
 
+/** Each database's connection pool: what it reports of its use (server/http/metrics.ts). */
+const pools = new WeakMap<object, pg.Pool>()
+export const poolOf = (db: object): pg.Pool | undefined => pools.get(db)
+
 export type Connection = {
   db: Db
   kind: 'pglite' | 'postgres'
   close: () => Promise<void>
+  /** The embedded database's data directory as a tar, taken between transactions (a backup: server/db/backup.ts). */
+  dump?: () => Promise<Blob>
 }
 
 export type ConnectOptions =
@@ -41,6 +47,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     // An idle connection dropped by the server (restart, failover) must not crash the process.
     pool.on('error', (err) => console.error(`database connection lost (the pool reconnects): ${err.message}`))
     const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) })
+    pools.set(db, pool)
     return { db, kind: 'postgres', close: () => db.destroy() }
   }
   const pglite = await PGlite.create({
@@ -66,14 +73,29 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 })
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) })
   embedded.add(db)
+  pools.set(db, pool)
   return {
     db,
     kind: 'pglite',
+    // Holding the pool's one connection, no transaction is open while the files are read;
+    // the checkpoint writes what is only in memory, so the copy needs no recovery.
+    dump: () =>
+      db.connection().execute(async (held) => {
+        await sql`checkpoint`.execute(held)
+        return pglite.dumpDataDir('none')
+      }),
     close: async () => {
       await db.destroy()
       await pglite.close()
     },
   }
+}
+
+/** Creates an embedded database's data directory from a dump (a restore: server/db/backup.ts). */
+export async function loadPglite(dataDir: string, tarball: Blob): Promise<void> {
+  const pglite = await PGlite.create({ dataDir, loadDataDir: tarball, extensions: pgliteExtensions })
+  await pglite.query('select 1')
+  await pglite.close()
 }
 
 /** Dumps an embedded database (for test templates). */

@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, unlinkSync, existsSync } from 'node:fs'
+import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, unlinkSync, existsSync, linkSync, renameSync, rmSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { join, resolve } from 'node:path'
 
@@ -62,6 +62,27 @@ export function demoJwtSecret(dataDir: string | undefined): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   mkdirSync(resolve(dataDir), { recursive: true })
   const secret = randomBytes(48).toString('base64url')
-  writeFileSync(file, secret, { mode: 0o600 })
-  return secret
+  // Servers sharing a data directory and starting at once: the first secret in place is
+  // everyone's. Written aside and linked, a reader never finds the file half written.
+  const aside = `${file}.${process.pid}.tmp`
+  writeFileSync(aside, secret, { mode: 0o600 })
+  try {
+    linkSync(aside, file)
+    return secret
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim()
+    // A file system without hard links: moved into place, whole still.
+    renameSync(aside, file)
+    return secret
+  } finally {
+    rmSync(aside, { force: true })
+  }
+}
+
+/** The pid of the running server that holds the data directory's lock, or null when none does. */
+export function lockHolder(dataDir: string): number | null {
+  const lockFile = join(resolve(dataDir), 'server.lock')
+  if (!existsSync(lockFile)) return null
+  const pid = Number(readFileSync(lockFile, 'utf8'))
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { sql, type RawBuilder } from 'kysely'
 import type { Entity, Fields } from '../../schema/kit'
 import { introspect, type LiveSchema } from './introspect'
+import { MIGRATE_LOCK } from './locks'
 import { migrations } from './migrations'
 import { registrySchema, type ColumnSpec, type SchemaSpec, type TableSpec } from './registry-schema'
 import type { Db, Trx } from './types'
@@ -63,11 +64,12 @@ export async function planSync(trx: Trx, desired: SchemaSpec, live: LiveSchema):
     if (!current) {
       step(`create table ${table.name}`, sql`create table ${id(table.name)} (${sql.join(table.columns.map((c) => columnDdl(c, table)))})`)
     } else {
-      const hasRows = (await sql<{ x: number }>`select 1 as x from ${id(table.name)} limit 1`.execute(trx)).rows.length > 0
+      // Asked only of a table that gains a required column: an unchanged start makes no query per table.
+      const hasRows = async () => (await sql<{ x: number }>`select 1 as x from ${id(table.name)} limit 1`.execute(trx)).rows.length > 0
       for (const col of table.columns) {
         const have = current.get(col.name)
         if (!have) {
-          if (col.notNull && col.default === undefined && hasRows) {
+          if (col.notNull && col.default === undefined && (await hasRows())) {
             plan.refusals.push(`${table.name}.${col.name} is new and required but the table has rows: give the field a default, or write a migration that fills it`)
           } else {
             step(`add column ${table.name}.${col.name}`, sql`alter table ${id(table.name)} add column ${columnDdl(col)}`)
@@ -251,8 +253,8 @@ export async function migrate(db: Db, entities: readonly Entity<string, Fields>[
     version varchar(100) primary key, name text not null, applied_at timestamptz not null default now())`.execute(db)
   const desired = registrySchema(entities)
   return db.transaction().execute(async (trx) => {
-    // Several API servers may start at once against one PostgreSQL: one migrates, the others wait.
-    await sql`select pg_advisory_xact_lock(724001)`.execute(trx)
+    // A server's start holds START_UP_LOCK around this already; this one serialises a migration run alone (tests, the bench).
+    await sql`select pg_advisory_xact_lock(${MIGRATE_LOCK}::bigint)`.execute(trx)
     const applied: string[] = []
     const done = new Set((await sql<{ version: string }>`select version from schema_migrations`.execute(trx)).rows.map((r) => r.version))
     for (const m of migrations) {

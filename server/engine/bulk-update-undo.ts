@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import type { Principal } from '../auth/principal'
-import type { Trx } from '../db/types'
+import type { Row, Trx } from '../db/types'
 import type { EngineCtx } from './access'
 import type { Changes } from './audit'
 import { inAuditBatch } from './audit-scope'
-import { changeEach, rowLabel, type RowChange } from './bulk-update-rows'
+import { lockRows, readsInBatches, recordLabel } from './bulk-update-batch'
+import { BATCH_SIZE, changeEach, type RowChange } from './bulk-update-rows'
 import { ConflictError, ForbiddenError, NotFoundError } from './errors'
 import { lockRow } from './operations/read'
 import { inTransaction } from './operations/transaction'
@@ -60,6 +61,29 @@ const asStored = (v: unknown) => JSON.stringify(v instanceof Date ? v.toISOStrin
 /** The records a message names (the first few; its count says how many there are). */
 const named = (labels: readonly string[]) => labels.slice(0, NAMED_RECORDS).join(', ') + (labels.length > NAMED_RECORDS ? ', …' : '')
 
+/**
+ * The batch's records as they are now, each locked to change and read as `lockRow` does one —
+ * a batch at a time where the entity allows; one gone, or out of the caller's reach, is missing.
+ */
+async function currentRows(ctx: EngineCtx, trx: Trx, ids: readonly number[]): Promise<Map<number, Row>> {
+  const found = new Map<number, Row>()
+  if (!readsInBatches(ctx.entity)) {
+    for (const id of ids) {
+      const row = await lockRow(ctx, trx, id).catch((e: unknown) => {
+        if (e instanceof NotFoundError) return undefined
+        throw e
+      })
+      if (row) found.set(id, row)
+    }
+    return found
+  }
+  for (let i = 0; i < ids.length; i += BATCH_SIZE) {
+    const { rows, writable } = await lockRows(ctx, trx, ids.slice(i, i + BATCH_SIZE))
+    for (const [id, row] of rows) if (writable.has(id)) found.set(id, row)
+  }
+  return found
+}
+
 export async function undoBulkUpdate(ctx: EngineCtx, caller: Principal, batch: string): Promise<{ restored: number; batch: string }> {
   const { entity } = ctx
   const batchEntries = (await sql<Entry & { entity: string }>`select entity, entity_id, action, actor, changes from audit_log where batch = ${batch}::uuid order by id`.execute(ctx.db)).rows
@@ -87,14 +111,13 @@ export async function undoBulkUpdate(ctx: EngineCtx, caller: Principal, batch: s
       const at = { ...ctx, db: trx }
       const changedSince: string[] = []
       const changes: RowChange[] = []
-      for (const span of spansOf(entries)) {
-        const current = await lockRow(at, trx, span.id).catch((e: unknown) => {
-          if (e instanceof NotFoundError) return undefined
-          throw e
-        })
+      const spans = spansOf(entries)
+      const stored = await currentRows(at, trx, spans.map((s) => s.id))
+      for (const span of spans) {
+        const current = stored.get(span.id)
         const checked = Object.keys(span.after).filter(isChecked)
         if (!current || checked.some((name) => asStored(current[name]) !== asStored(span.after[name]))) {
-          changedSince.push(current ? rowLabel(entity, span.id, current) : `#${span.id}`)
+          changedSince.push(current ? await recordLabel(at, trx, span.id, current) : `#${span.id}`)
           continue
         }
         const values: Values = Object.fromEntries(Object.keys(span.before).filter(isRestored).map((name) => [name, span.before[name]]))

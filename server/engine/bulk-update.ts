@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import { routeDocs } from './route-docs'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
 import { z } from 'zod'
 import type { Entity, Fields, Message } from '../../schema/kit'
-import type { EngineCtx } from './access'
+import { scopeOf, type EngineCtx } from './access'
 import { inAuditBatch } from './audit-scope'
-import { isBulkSettable, MAX_BULK_FIELDS } from '../../schema/kit/bulk'
+import { bulkSettableFields, isBulkSettable, MAX_BULK_FIELDS } from '../../schema/kit/bulk'
 import { BulkRefusedError, changeEach, refusalBody } from './bulk-update-rows'
 import { undoBulkUpdate } from './bulk-update-undo'
 import { BusinessError, UnauthorizedError, ValidationError } from './errors'
-import { countList, readList } from './operations/read'
+import { countList } from './operations/read'
+import { source, whereClause } from './list-query'
 import { filtersOf, viewFilters } from './request'
 import { actionConfig, idsOfBody, requestContext, type EngineDeps } from './routes'
 import type { Values } from './validate'
@@ -62,10 +64,12 @@ async function idsOfFilter(ctx: EngineCtx, query: Record<string, string>): Promi
   const filters = [...viewFilters(ctx.entity, query.view), ...filtersOf(ctx.entity, query, { unknown: 'refuse' })]
   const count = await countList(ctx, filters)
   if (count > MAX_BULK_ROWS) throw new BusinessError({ key: 'detail.bulk_too_many', params: { count, max: MAX_BULK_ROWS } })
-  const { rows } = await readList(ctx, { filters, ordering: 'id' })
+  // The list's rows (`readList`: the same filters within the caller's read scope), their ids alone.
+  const where = whereClause(ctx.registry, ctx.entity, 't', [...filters, ...scopeOf(ctx, 'read')])
+  const ids = (await sql<{ id: number }>`select t.id from ${source(ctx.entity)} t ${where} order by t.id`.execute(ctx.db)).rows.map((r) => Number(r.id))
   // Rows added between the count and the read count too.
-  if (rows.length > MAX_BULK_ROWS) throw new BusinessError({ key: 'detail.bulk_too_many', params: { count: rows.length, max: MAX_BULK_ROWS } })
-  return rows.map((r) => Number(r.id))
+  if (ids.length > MAX_BULK_ROWS) throw new BusinessError({ key: 'detail.bulk_too_many', params: { count: ids.length, max: MAX_BULK_ROWS } })
+  return ids
 }
 
 /** The records to change, in id order: two bulk changes over the same records take their locks alike, never in a circle. */
@@ -85,12 +89,13 @@ async function answering<T>(req: FastifyRequest, reply: FastifyReply, work: () =
 }
 
 export function registerBulkUpdateRoutes(app: FastifyInstance, entity: Entity<string, Fields>, deps: EngineDeps): void {
-  // A document kept one row per line is changed whole by its own update, not row by row.
-  if (entity.routes.update !== 'generic' || entity.rowsPerLine) return
+  // A document kept one row per line is changed whole by its own update, not row by row;
+  // an entity none of whose fields may be set in bulk has no bulk change to offer.
+  if (entity.routes.update !== 'generic' || entity.rowsPerLine || bulkSettableFields(entity).length === 0) return
   for (const base of entity.api.bases) {
     if (entity.api.except[base]?.includes('update')) continue
 
-    app.post(`${base}/bulk_update/`, { config: { ...actionConfig(entity, 'UPDATE'), openapi: routeDocs.bulkUpdate } }, async (req, reply) => {
+    app.post(`${base}/bulk_update/`, { config: { ...actionConfig(entity, 'UPDATE'), openapi: routeDocs.bulkUpdate(entity, { body: bulkBody, maxRows: MAX_BULK_ROWS }) } }, async (req, reply) => {
       const parsed = bulkBody.safeParse(req.body ?? {})
       if (!parsed.success) throw new BusinessError({ key: 'detail.bulk_body', params: { max: MAX_BULK_FIELDS } })
       const ctx = requestContext(deps, entity, req)
@@ -104,7 +109,7 @@ export function registerBulkUpdateRoutes(app: FastifyInstance, entity: Entity<st
       }))
     })
 
-    app.post<{ Params: { batch: string } }>(`${base}/undo/:batch`, { config: { ...actionConfig(entity, 'UPDATE'), openapi: routeDocs.undo } }, async (req, reply) => {
+    app.post<{ Params: { batch: string } }>(`${base}/undo/:batch`, { config: { ...actionConfig(entity, 'UPDATE'), openapi: routeDocs.undo(entity) } }, async (req, reply) => {
       const batch = req.params.batch
       if (!UUID.test(batch)) throw new BusinessError({ key: 'detail.bulk_batch' })
       const caller = req.principal

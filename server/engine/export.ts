@@ -171,7 +171,7 @@ export function registerExportRoutes(app: FastifyInstance, entity: Entity<string
 
   for (const base of entity.api.bases) {
     if (entity.api.except[base]?.includes('all')) continue
-    app.get(`${base}/export/`, { config: { ...actionConfig(entity, 'LIST'), openapi: routeDocs.export }, compress: compressEachBatch }, handler)
+    app.get(`${base}/export/`, { config: { ...actionConfig(entity, 'LIST'), openapi: routeDocs.export(entity) }, compress: compressEachBatch }, handler)
   }
 }
 

@@ -31,7 +31,7 @@ function mayList(caller: NonNullable<Parameters<typeof can>[0]>, e: Entity<strin
 }
 
 export function registerGlobalSearch(app: FastifyInstance, deps: { db: Db; registry: Registry; hooks?: HookRegistry }): void {
-  app.get<{ Querystring: { q?: unknown } }>(GLOBAL_SEARCH_PATH, { config: { openapi: routeDocs.search } }, async (req) => {
+  app.get<{ Querystring: { q?: unknown } }>(GLOBAL_SEARCH_PATH, { config: { openapi: routeDocs.search(deps.registry, { min: MIN_SEARCH, max: MAX_SEARCH, rows: ROWS_PER_ENTITY }) } }, async (req) => {
     const caller = req.principal
     if (!caller) throw new UnauthorizedError({ key: 'detail.no_credentials' })
     const raw = req.query.q

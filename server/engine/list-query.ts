@@ -5,12 +5,15 @@ import { joinTableName } from '../db/registry-schema'
 import type { Executor, Row } from '../db/types'
 import type { HookRegistry } from './hooks'
 import { countDocuments, listDocuments } from './list-documents'
+import { listTuning, nearestRow, rememberRows, seekCounts } from './list-positions'
 
 /**
  * The read layer's SQL. One query per page: the page of ids is cut first, then references
- * are joined onto those rows only (joining before OFFSET costs at deep pages). The total
- * comes from a trigger-kept counter when no filter applies, and otherwise from a count
- * cached under the versions of the tables it read (exact: any write moves a version).
+ * are joined onto those rows only (joining before OFFSET costs at deep pages); a later page
+ * cuts its ids alone, and a deep one seeks from a row remembered before it (list-positions.ts).
+ * The total comes from a trigger-kept counter when no filter applies, and otherwise from a
+ * count cached under the versions of the tables it read (exact: any write moves a version);
+ * a text search counts only so far and says "more than" past it (`totalIsLowerBound`).
  */
 export type Filter =
   | { field: string; op: 'contains' | 'equals'; value: string | number | boolean | null }
@@ -29,7 +32,8 @@ export type Filter =
   /** Any of several conditions (a caller's own rows, or those shared with them: EntityConfig.own `shared`). */
   | { op: 'any'; filters: readonly Filter[] }
 export type ListQuery = { filters: Filter[]; ordering: string; page?: { page: number; size: number } }
-export type ListResult = { rows: Row[]; total: number; page: number; size: number; totalPages: number }
+/** `totalIsLowerBound`: the list holds more than `total` rows (a text search counted only so far: listTuning.exactCountUpTo). */
+export type ListResult = { rows: Row[]; total: number; page: number; size: number; totalPages: number; totalIsLowerBound?: true }
 /** The entities references resolve in: the app's registry, which may extend the static one. */
 export type Registry = readonly Entity<string, Fields>[]
 
@@ -232,41 +236,81 @@ function tablesRead(registry: Registry, entity: Entity<string, Fields>, filters:
 }
 
 const COUNT_CACHE_MAX = 2_000
-const countCache = new Map<string, { versions: string; n: number }>()
+/** A count remembered under versions: exact, or only known to exceed `n` (a bounded count that found more). */
+const countCache = new Map<string, { versions: string; n: number; exact: boolean }>()
+
+/** The tables' versions as one text (`table:version,…`), the same in a statement's own snapshot as when read alone. */
+const versionsText = (tables: readonly string[]) =>
+  sql<string>`(select coalesce(string_agg(table_name || ':' || version, ',' order by table_name), '') from row_count where table_name = any(${[...tables]}))`
 
 async function versionsOf(db: Executor, tables: readonly string[]): Promise<string> {
-  const r = await sql<{ table_name: string; version: string }>`
-    select table_name, version from row_count where table_name = any(${[...tables]}) order by table_name`.execute(db)
-  return r.rows.map((x) => `${x.table_name}:${x.version}`).join(',')
+  const r = await sql<{ v: string }>`select ${versionsText(tables)} as v`.execute(db)
+  return r.rows[0]?.v ?? ''
 }
 
-async function countRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[]): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*) as n from ${source(entity)} t ${whereClause(registry, entity, 't', filters)}`.execute(db)
+async function countRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[], upTo?: number): Promise<number> {
+  const where = whereClause(registry, entity, 't', filters)
+  // Bounded: the database stops at the first upTo + 1 matches (a LIMIT under the count).
+  const r = upTo === undefined
+    ? await sql<{ n: number }>`select count(*) as n from ${source(entity)} t ${where}`.execute(db)
+    : await sql<{ n: number }>`select count(*) as n from (select 1 from ${source(entity)} t ${where} limit ${upTo + 1}) s`.execute(db)
   return Number(r.rows[0]?.n ?? 0)
 }
+
+/** Whether a filter matches text (a search, a `contains`): what a common term makes a count of thousands of rows. */
+const matchesText = (f: Filter): boolean => f.op === 'search' || f.op === 'contains' || (f.op === 'any' && f.filters.some(matchesText))
+
+/** A list's total: exact, or a lower bound (the list holds more than `n`). */
+type Count = { n: number; exact: boolean }
 
 /**
  * How many rows match. Unfiltered: the trigger-kept counter. Filtered: a count remembered
  * under the versions of the tables it read — paging through a search counts once. Inside a
- * transaction nothing is remembered: what it sees may yet be rolled back.
+ * transaction nothing is remembered: what it sees may yet be rolled back. With `upTo`, a
+ * list matched by text is counted only that far: more is said as a lower bound.
  */
-async function count(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[], pending: Promise<string> | undefined): Promise<number> {
+async function count(db: Executor, registry: Registry, entity: Entity<string, Fields>, filters: readonly Filter[], pending: Promise<string> | undefined, upTo?: number): Promise<Count> {
   // The counter counts a Trash's rows too: such a list is counted as a filtered one, remembered the same way.
   if (filters.length === 0 && !entity.trash) {
     const r = await sql<{ n: number }>`select n from row_count where table_name = ${entity.name}`.execute(db)
-    if (r.rows[0]) return Number(r.rows[0].n)
-    return countRows(db, registry, entity, filters)
+    if (r.rows[0]) return { n: Number(r.rows[0].n), exact: true }
+    return { n: await countRows(db, registry, entity, filters), exact: true }
+  }
+  const bound = upTo !== undefined && filters.some(matchesText) ? upTo : undefined
+  const counted = async (): Promise<Count> => {
+    const n = await countRows(db, registry, entity, filters, bound)
+    return bound !== undefined && n > bound ? { n: bound, exact: false } : { n, exact: true }
   }
   // A count against the clock changes with no write: never remembered.
-  if (!pending || filters.some((f) => f.op === 'past_due')) return countRows(db, registry, entity, filters)
+  if (!pending || filters.some((f) => f.op === 'past_due')) return counted()
   const key = `${entity.name}|${JSON.stringify(filters)}`
   const versions = await pending
   const hit = countCache.get(key)
-  if (hit && hit.versions === versions) return hit.n
-  const n = await countRows(db, registry, entity, filters)
+  if (hit && hit.versions === versions) {
+    if (hit.exact) return { n: hit.n, exact: true }
+    if (bound !== undefined && hit.n >= bound) return { n: bound, exact: false }
+  }
+  const c = await counted()
+  countCache.delete(key)
   if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value!)
-  countCache.set(key, { versions, n })
-  return n
+  countCache.set(key, { versions, ...c })
+  return c
+}
+
+/**
+ * How far a text search is counted for a page ending at row `end`: listTuning.exactCountUpTo,
+ * doubled until past the page's end — so the count covers the page asked, and walking on
+ * through the pages reuses the count remembered rather than counting again for each.
+ */
+function countBound(end: number): number {
+  let bound = Math.max(1, listTuning.exactCountUpTo)
+  while (bound < end) bound *= 2
+  return bound
+}
+
+/** Forgets every remembered count (a bench that reads several databases from one process; a server reads one). */
+export function forgetCounts(): void {
+  countCache.clear()
 }
 
 async function pageRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, q: ListQuery, page?: { page: number; size: number }): Promise<Row[]> {
@@ -282,6 +326,78 @@ async function pageRows(db: Executor, registry: Registry, entity: Entity<string,
   return r.rows
 }
 
+/**
+ * Where a page past the first is cut: `offset` rows skipped — after the row `after` when a
+ * row before the page is remembered (then inclusive when it is the page's first row) — and,
+ * for such a seek, the versions the remembered row stands under, checked in the statement's
+ * own snapshot: a write since then makes the statement answer nothing (and the page is read by OFFSET).
+ */
+type Cut = { size: number; offset: number; after?: { id: number; inclusive: boolean; tables: readonly string[]; versions: string } }
+
+/** The comparison that seeks past (or to) a remembered row, in the list's order: only on an order no row has a null key in. */
+function seekClause(entity: Entity<string, Fields>, alias: string, ordering: string, after: NonNullable<Cut['after']>): RawBuilder<unknown> {
+  const desc = ordering.startsWith('-')
+  const name = desc ? ordering.slice(1) : ordering
+  const op = sql.raw(`${desc ? '<' : '>'}${after.inclusive ? '=' : ''}`)
+  if (name === 'id') return sql`${ref(alias, 'id')} ${op} ${after.id}`
+  // The remembered row's key is read in the same snapshot: nothing of it is carried between requests but its id.
+  return sql`(${ref(alias, name)}, ${ref(alias, 'id')}) ${op} ((select ${ref('b', name)} from ${source(entity, 'all')} b where b.id = ${after.id}), ${after.id})`
+}
+
+/** Whether a list's order can be sought along: by id, or by a stored, required (never null) field of the entity that is not a reference. */
+export function isSeekable(entity: Entity<string, Fields>, ordering: string): boolean {
+  const name = ordering.replace(/^-/, '')
+  if (name === 'id') return true
+  const field = entity.fields[name]
+  return field !== undefined && field.kind !== 'ref' && field.presence !== 'optional' && !field.isVirtual && columnFields(entity, [name]).length === 1
+}
+
+/**
+ * A page past the first: its ids are cut first — from the order's index alone where it can
+ * (a deferred join: no earlier row is read whole), or sought from a remembered row — then its
+ * rows read and joined.
+ */
+async function laterPageRows(db: Executor, registry: Registry, entity: Entity<string, Fields>, q: ListQuery, cut: Cut): Promise<Row[]> {
+  const { columns, joins } = listColumns(registry, entity, 'p')
+  const conditions = q.filters.map((f) => conditionOf(registry, entity, 't', f))
+  if (cut.after) conditions.push(seekClause(entity, 't', q.ordering, cut.after), sql`${versionsText(cut.after.tables)} = ${cut.after.versions}`)
+  const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``
+  const r = await sql<Row>`
+    with k as (
+      select t.id from ${source(entity)} t ${where}
+      order by ${orderClause(registry, entity, 't', q.ordering)} limit ${cut.size} offset ${cut.offset}
+    ), p as (
+      select t.* from ${source(entity)} t where t.id in (select k.id from k)
+    )
+    select ${sql.join(columns)} from p ${sql.join(joins, sql` `)}
+    order by ${orderClause(registry, entity, 'p', q.ordering)}`.execute(db)
+  return r.rows
+}
+
+/**
+ * A page by its number: the first by LIMIT; a later one by a deferred join; a deep one (from
+ * `listTuning.seekFrom` rows on) of a list that can be sought along, from the nearest row
+ * remembered before it under the same versions. Every page is the one OFFSET gives in the
+ * statement's snapshot: a seek whose versions moved answers nothing, and the page is cut by OFFSET.
+ */
+async function pageByNumber(db: Executor, registry: Registry, entity: Entity<string, Fields>, q: ListQuery, page: { page: number; size: number }, versions: string | undefined): Promise<Row[]> {
+  const offset = (page.page - 1) * page.size
+  if (offset === 0) return pageRows(db, registry, entity, q, page)
+  if (versions === undefined) return laterPageRows(db, registry, entity, q, { size: page.size, offset })
+  const key = `${entity.name}|${q.ordering}|${JSON.stringify(q.filters)}`
+  const tables = tablesRead(registry, entity, q.filters)
+  const near = nearestRow(key, versions, offset)
+  let rows: Row[] = []
+  if (near) {
+    const inclusive = near.position === offset
+    rows = await laterPageRows(db, registry, entity, q, { size: page.size, offset: inclusive ? 0 : offset - near.position - 1, after: { id: near.id, inclusive, tables, versions } })
+  }
+  if (near) seekCounts[rows.length > 0 ? 'sought' : 'missed']++
+  if (rows.length === 0) rows = await laterPageRows(db, registry, entity, q, { size: page.size, offset })
+  rememberRows(key, versions, offset, rows.map((r) => Number(r.id)))
+  return rows
+}
+
 const withVirtual = (entity: Entity<string, Fields>, rows: Row[]): Row[] => (hasComputed(entity, 'virtual') ? rows.map((r) => withComputed(entity, r, 'virtual') as Row) : rows)
 
 /** The versions a filtered count is remembered under, looked up beside it; none inside a transaction or without a filter. */
@@ -294,7 +410,7 @@ const pendingVersions = (db: Executor, registry: Registry, entity: Entity<string
  */
 export async function listTotal(db: Executor, entity: Entity<string, Fields>, filters: readonly Filter[], registry: Registry = registeredEntities): Promise<number> {
   if (entity.rowsPerLine) return countDocuments(db, registry, entity, filters)
-  return count(db, registry, entity, filters, pendingVersions(db, registry, entity, filters))
+  return (await count(db, registry, entity, filters, pendingVersions(db, registry, entity, filters))).n
 }
 
 export async function listRows(db: Executor, entity: Entity<string, Fields>, q: ListQuery, registry: Registry = registeredEntities, hooks?: HookRegistry): Promise<ListResult> {
@@ -305,12 +421,22 @@ export async function listRows(db: Executor, entity: Entity<string, Fields>, q: 
     return { rows, total: rows.length, page: 1, size: rows.length, totalPages: 1 }
   }
   const { size } = q.page
+  const offset = (q.page.page - 1) * size
+  // A deep page of a list whose rows change only with a write: its versions are read before
+  // the page (what was read is remembered under versions no newer than the rows), and the count reuses them.
+  const seeks = offset >= listTuning.seekFrom && !db.isTransaction && isSeekable(entity, q.ordering) && !q.filters.some((f) => f.op === 'past_due')
+  const seekVersions = seeks ? versionsOf(db, tablesRead(registry, entity, q.filters)) : undefined
+  const versions = seekVersions ? await seekVersions : undefined
+  const pending = seekVersions && (q.filters.length > 0 || entity.trash) ? seekVersions : pendingVersions(db, registry, entity, q.filters)
+  const upTo = countBound(offset + size)
   // Count and page run side by side; only a page past the end needs a second look.
-  const [total, first] = await Promise.all([count(db, registry, entity, q.filters, pendingVersions(db, registry, entity, q.filters)), pageRows(db, registry, entity, q, q.page)])
-  const totalPages = Math.max(1, Math.ceil(total / size))
+  const [counted, first] = await Promise.all([count(db, registry, entity, q.filters, pending, upTo), pageByNumber(db, registry, entity, q, q.page, versions)])
+  const total = counted.n
+  // More than `total`: there is at least one page past the one it ends on.
+  const totalPages = Math.max(1, Math.ceil((counted.exact ? total : total + 1) / size))
   const page = Math.min(q.page.page, totalPages)
-  const rows = withVirtual(entity, page === q.page.page ? first : await pageRows(db, registry, entity, q, { page, size }))
-  return { rows, total, page, size, totalPages }
+  const rows = withVirtual(entity, page === q.page.page ? first : await pageByNumber(db, registry, entity, q, { page, size }, undefined))
+  return { rows, total, page, size, totalPages, ...(counted.exact ? {} : { totalIsLowerBound: true as const }) }
 }
 
 // ---------------------------------------------------------------- one record
@@ -319,7 +445,7 @@ export async function listRows(db: Executor, entity: Entity<string, Fields>, q: 
 export const LABELS = '_labels'
 
 /** Columns giving each reference's label (`__label_city`) and each many-to-many's labels by id, for `_labels`. */
-function labelColumns(registry: Registry, entity: Entity<string, Fields>, alias: string): RawBuilder<unknown>[] {
+export function labelColumns(registry: Registry, entity: Entity<string, Fields>, alias: string): RawBuilder<unknown>[] {
   return readableFields(entity).flatMap((name) => {
     const field = entity.fields[name]!
     if (field.kind === 'ref') {

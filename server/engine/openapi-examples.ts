@@ -103,6 +103,17 @@ export function exampleValue(field: AnyField, name: string, seed = 'sample'): un
  * the registry's validation passes.
  */
 export function exampleInput(shape: RecordShape & { readonly name?: string }, mode: 'create' | 'update' = 'create', seed = 'sample'): Values {
+  // Asked for by several operations of each entity (its create, import, bulk change, history): judged once.
+  const key = `${mode} ${seed}`
+  const known = madeInputs.get(shape)?.get(key)
+  if (known) return { ...known }
+  const made = makeInput(shape, mode, seed)
+  madeInputs.set(shape, (madeInputs.get(shape) ?? new Map<string, Values>()).set(key, made))
+  return { ...made }
+}
+const madeInputs = new WeakMap<RecordShape, Map<string, Values>>()
+
+function makeInput(shape: RecordShape & { readonly name?: string }, mode: 'create' | 'update', seed: string): Values {
   const input: Values = {}
   for (const name of writableNames(shape)) {
     const field = shape.fields[name]!

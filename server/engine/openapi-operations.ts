@@ -6,7 +6,12 @@ import type { RecordShape } from '../../schema/kit/validators'
 import { messageFor } from '../i18n'
 import { isOwnAction } from './access'
 import { deleteMessage } from './operations/delete'
+import type { z } from 'zod'
+import { MAX_ID } from '../../schema/kit/validators'
+import { HISTORY_MAX_PAGE, HISTORY_PAGE } from './history'
+import type { historyPage } from './openapi-answers'
 import { exampleDocument, exampleInput, exampleRecord, EXAMPLE_ID } from './openapi-examples'
+import { EXAMPLE_BATCH } from './route-docs'
 import { listParameters, pageParameters, pathParameters, periodParameters, reportParameters, type Parameter } from './openapi-params'
 import { answer, errorRef, json, type MediaType, type Response } from './openapi-responses'
 import { en, entityLabel, entitySchemas, inputObject, orNull, ref, rowDiffers, schemaNames, valueSchema, type Schema } from './openapi-schemas'
@@ -96,7 +101,23 @@ const notFoundOf = (entity: Entity<string, Fields>): Response => ({
   content: json(detailSchema, { detail: messageFor('en', { key: 'detail.not_found', params: { model: entity.model, entity: entity.labelKey, id: '999' } }) }),
 })
 
-const okDetail = (example: string): Response => answer('Done: what was done, in the request\'s language.', detailSchema, { detail: example })
+/** A delete's answer: what was done, and for an entity with a Trash the batch `restore/` takes to undo it. */
+const deleted = (entity: Entity<string, Fields>, example: string): Response =>
+  entity.trash
+    ? answer(
+        "Moved to the Trash: what was done, in the request's language, and the batch that `restore/` takes to undo it.",
+        { allOf: [detailSchema, { type: 'object', properties: { batch: { type: 'string', format: 'uuid' } }, required: ['batch'] }] },
+        { detail: example, batch: EXAMPLE_BATCH },
+      )
+    : answer("Done: what was done, in the request's language.", detailSchema, { detail: example })
+
+/** A record's history as its route answers it: the entry of its create. */
+function historyExample(entity: Entity<string, Fields>, base: string): z.infer<typeof historyPage> {
+  const input = exampleInput(entity, 'create', entity.name)
+  const changes = Object.fromEntries(Object.entries(input).slice(0, 2).map(([name, value]): [string, [unknown, unknown]] => [name, [null, value]]))
+  const entry = { id: EXAMPLE_ID, at: '2026-01-15T09:00:00.000Z', actor: 'admin', actor_id: 1, entity: entity.name, entity_id: EXAMPLE_ID, part: 'own' as const, label: null, action: 'create', source: `POST ${base}/create/`, batch: null, changes, labels: {}, masked: [], line: null }
+  return { history: [entry], next: null }
+}
 
 /** The operations of one entity at every base it answers at. */
 function entityOperations(entity: Entity<string, Fields>, out: Map<string, Described>): void {
@@ -146,7 +167,7 @@ function entityOperations(entity: Entity<string, Fields>, out: Map<string, Descr
           responses: { 200: answer(`The ${label} as stored.`, written.schema, written.example), 400: errorRef('BadRequest'), 404: notFound, 409: errorRef('Conflict') },
         }
       case 'delete':
-        return { operationId: id, tags, summary: `Delete a ${label}`, parameters: idParam, responses: { 200: okDetail(messageFor('en', deleteMessage(entity, EXAMPLE_ID, 'deleted'))), 404: notFound, 409: errorRef('Conflict') } }
+        return { operationId: id, tags, summary: `Delete a ${label}`, parameters: idParam, responses: { 200: deleted(entity, messageFor('en', deleteMessage(entity, EXAMPLE_ID, 'deleted'))), 404: notFound, 409: errorRef('Conflict') } }
       case 'delete_multiple':
         return {
           operationId: id,
@@ -154,7 +175,7 @@ function entityOperations(entity: Entity<string, Fields>, out: Map<string, Descr
           summary: `Delete several ${plural}`,
           description: `All or nothing, at most ${MAX_IDS} ids.`,
           requestBody: bodyOf(ref('Ids'), { ids: [EXAMPLE_ID, 2] }),
-          responses: { 200: okDetail(messageFor('en', deleteMessage(entity, [EXAMPLE_ID, 2], 'deleted'))), 400: errorRef('BadRequest'), 404: notFound, 409: errorRef('Conflict') },
+          responses: { 200: deleted(entity, messageFor('en', deleteMessage(entity, [EXAMPLE_ID, 2], 'deleted'))), 400: errorRef('BadRequest'), 404: notFound, 409: errorRef('Conflict') },
         }
     }
   }
@@ -247,9 +268,13 @@ function entityOperations(entity: Entity<string, Fields>, out: Map<string, Descr
           operationId: `${entity.name}_history${suffix}`,
           tags,
           summary: `The history of a ${label}`,
-          description: 'Its audit entries and those of the related rows the caller may list, newest first (at most 200).',
-          parameters: idParam,
-          responses: { 200: answer('Its history.', { type: 'object', properties: { history: { type: 'array', items: ref('HistoryEntry') } }, required: ['history'] }), 404: notFound },
+          description: "Its audit entries — created, changed, moved by an action (with what it was given), mailed — its document's lines' and those of the related rows that refer to it which the caller may list, each with who, when, from where and the bulk operation it was part of; newest first, a page at a time (`next` is the `before` of the page after).",
+          parameters: [
+            ...idParam,
+            { name: 'size', in: 'query', description: `Entries a page (at most ${HISTORY_MAX_PAGE}).`, schema: { type: 'integer', minimum: 1, maximum: HISTORY_MAX_PAGE, default: HISTORY_PAGE }, example: 20 },
+            { name: 'before', in: 'query', description: "Entries older than this one (the previous page's `next`).", schema: { type: 'integer', minimum: 1, maximum: MAX_ID } },
+          ],
+          responses: { 200: answer('A page of its history.', ref('HistoryPage'), historyExample(entity, base)), 400: errorRef('BadRequest'), 404: notFound },
         },
         { permission: entity.permissions.DETAILS },
       )

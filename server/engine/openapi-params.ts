@@ -9,7 +9,7 @@ import { en, valueSchema, type Schema } from './openapi-schemas'
  * search fields (contains), its stored references, numbers, flags, choices and days
  * (equality and `__in`), its dates and numbers (ranges) and its clock flags (`pastDue`).
  */
-export type Parameter = { name: string; in: 'query' | 'path'; required?: boolean; description?: string; schema: Schema; style?: string; explode?: boolean }
+export type Parameter = { name: string; in: 'query' | 'path'; required?: boolean; description?: string; schema: Schema; style?: string; explode?: boolean; example?: unknown }
 
 const EXACT_KINDS = new Set(['ref', 'integer', 'boolean', 'enum', 'date'])
 

@@ -2,7 +2,7 @@ import { messageFor } from '../i18n'
 import { ref, type Schema } from './openapi-schemas'
 
 /** The answers every operation may give, and the helpers that write an operation's own. */
-export type MediaType = { schema: Schema; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> }
+export type MediaType = { schema: Schema; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }>; encoding?: Record<string, { contentType?: string }> }
 export type Response = { description: string; content?: Record<string, MediaType>; headers?: Record<string, unknown> } | { $ref: string }
 
 const say = (key: string, params?: Record<string, string>) => messageFor('en', { key, params })

@@ -1,6 +1,7 @@
 import { documentOf, MAX_LINES, MAX_REFS, type AnyField, type Entity, type Fields } from '../../schema/kit'
 import { JSON_MAX_CHARS, JSON_MAX_DEPTH, MAX_ID, type RecordShape } from '../../schema/kit/validators'
 import { translator } from '../i18n'
+import { answerSchemas, fromZod, historyEntry, historyPage } from './openapi-answers'
 
 /**
  * JSON Schemas (OpenAPI 3.1's dialect, JSON Schema 2020-12) of the registry's records, made
@@ -256,7 +257,17 @@ export function entitySchemas(entity: Entity<string, Fields>): Record<string, Sc
   return out
 }
 
-/** The components every operation shares: errors, a reference's name, bodies of ids. */
+/** Ids of records as `delete_multiple/` and the Trash take them (routes.ts's idsOfBody): numbers, or their digits as text. */
+export const idList: Schema = { type: 'array', items: { type: ['integer', 'string'], minimum: 1, maximum: MAX_ID, pattern: '^\\d{1,15}$' }, minItems: 1, maxItems: 1000 }
+
+/** A page of a record's history, its entries the HistoryEntry component. */
+const historyPageSchema: Schema = (() => {
+  const page = fromZod(historyPage)
+  const properties = page.properties as Record<string, Schema>
+  return { ...page, properties: { ...properties, history: { ...properties.history, items: ref('HistoryEntry') } } }
+})()
+
+/** The components every operation shares: errors, a reference's name, bodies of ids, a record's history. */
 export const commonSchemas: Record<string, Schema> = {
   Detail: {
     type: 'object',
@@ -274,11 +285,7 @@ export const commonSchemas: Record<string, Schema> = {
     properties: { id: { type: 'integer', minimum: 1 }, name: { type: ['string', 'null'] } },
     required: ['id', 'name'],
   },
-  Ids: {
-    type: 'object',
-    properties: { ids: { type: 'array', items: { type: ['integer', 'string'], minimum: 1, maximum: MAX_ID, pattern: '^\\d{1,15}$' }, minItems: 1, maxItems: 1000 } },
-    required: ['ids'],
-  },
+  Ids: { type: 'object', properties: { ids: idList }, required: ['ids'] },
   DeleteImpact: {
     type: 'object',
     properties: {
@@ -296,20 +303,9 @@ export const commonSchemas: Record<string, Schema> = {
     },
     required: ['ids', 'can_delete', 'references'],
   },
-  HistoryEntry: {
-    type: 'object',
-    properties: {
-      id: { type: 'integer' },
-      at: { type: 'string', format: 'date-time' },
-      actor: { type: ['string', 'null'], description: 'The username of who did it.' },
-      entity: { type: 'string' },
-      entity_id: { type: 'integer' },
-      label: { type: ['string', 'null'], description: "A related row's label." },
-      action: { type: 'string' },
-      changes: { type: 'object', additionalProperties: { type: 'array', minItems: 2, maxItems: 2, description: '[before, after]' } },
-    },
-    required: ['id', 'at', 'entity', 'entity_id', 'action', 'changes'],
-  },
+  ...Object.fromEntries(Object.entries(answerSchemas).map(([name, schema]) => [name, fromZod(schema)])),
+  HistoryEntry: fromZod(historyEntry),
+  HistoryPage: historyPageSchema,
   ChartPoints: {
     type: 'object',
     properties: {

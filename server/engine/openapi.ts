@@ -2,8 +2,8 @@ import type { FastifyContextConfig } from 'fastify'
 import type { Entity, Fields, Report } from '../../schema/kit'
 import type { Widget } from '../../schema/kit/widget'
 import pkg from '../../package.json' with { type: 'json' }
-import { describedOperations, registrySchemas, type Described, type Operation } from './openapi-operations'
-import { openApiPath, pathParameters } from './openapi-params'
+import { describedOperations, registrySchemas, type Described, type Operation, type RequestBody } from './openapi-operations'
+import { openApiPath, pathParameters, type Parameter } from './openapi-params'
 import { errorRef, errorResponses, json, type Response } from './openapi-responses'
 import { commonSchemas, en, entityLabel, ref, type Schema } from './openapi-schemas'
 import { messageFor } from '../i18n'
@@ -18,12 +18,29 @@ import { messageFor } from '../i18n'
 export type RouteEntry = { readonly method: string; readonly url: string; readonly config: FastifyContextConfig }
 
 /** What a route no declaration describes may say of itself in its config (`config.openapi`): the document shows it. */
-export type RouteDoc = { readonly summary?: string; readonly description?: string; readonly body?: Schema; readonly answer?: Schema }
+export type RouteDoc = {
+  readonly summary?: string
+  readonly description?: string
+  /** The entity whose route it is, and which route (`x-entity`, `x-route`). */
+  readonly entity?: string
+  readonly route?: string
+  /** Its query parameters, and its path parameters where their names do not say their type. */
+  readonly parameters?: readonly Parameter[]
+  /** Its JSON body's schema (`body`), or its body whole (`requestBody`: other media types, an example). */
+  readonly body?: Schema
+  readonly requestBody?: RequestBody
+  /** Its 200's JSON schema (`answer`), or its answers by status (`responses`, laid over the 400 and 404 any such route may give). */
+  readonly answer?: Schema
+  readonly responses?: Readonly<Record<string, Response>>
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route's words, body and answer in the OpenAPI document (server/engine/openapi.ts), when the registry does not describe it. */
-    openapi?: RouteDoc
+    /**
+     * The route's words, parameters, body and answers in the OpenAPI document (server/engine/openapi.ts), when the
+     * registry does not describe it: made when the document is first asked for (a function), not with every app.
+     */
+    openapi?: RouteDoc | (() => RouteDoc)
   }
 }
 
@@ -93,20 +110,27 @@ function tagOf(url: string, registry: readonly Entity<string, Fields>[]): string
 
 /** A route no declaration describes: its method, path parameters and access, what its config says of it, and the errors any route may answer. */
 function minimalOperation(route: RouteEntry, tag: string): Operation {
-  const parameters = pathParameters(route.url)
-  const said = route.config.openapi
+  const said = typeof route.config.openapi === 'function' ? route.config.openapi() : route.config.openapi
+  const typed = new Map((said?.parameters ?? []).filter((p) => p.in === 'path').map((p) => [p.name, p]))
+  const inPath = pathParameters(route.url).map((p) => typed.get(p.name) ?? p)
+  const parameters = [...inPath, ...(said?.parameters ?? []).filter((p) => p.in === 'query')]
+  const requestBody = said?.requestBody ?? (said?.body ? { required: true, content: json(said.body) } : undefined)
+  const isAnswered = Object.keys(said?.responses ?? {}).some((status) => status.startsWith('2'))
   return {
     operationId: `${route.method.toLowerCase()}_${route.url.replace(/:(\w+)/g, 'by_$1').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
     tags: [tag],
     summary: said?.summary ?? `${route.method} ${openApiPath(route.url)}`,
     description: said?.description ?? "A domain module's own route: its body and answer are the module's (server/domain/).",
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(said?.body ? { requestBody: { required: true, content: json(said.body) } } : {}),
+    ...(requestBody ? { requestBody } : {}),
     responses: {
-      200: { description: 'Done.', content: json(said?.answer ?? {}) },
+      ...(isAnswered ? {} : { 200: { description: 'Done.', content: json(said?.answer ?? {}) } }),
       400: errorRef('BadRequest'),
-      ...(parameters.length > 0 ? { 404: errorRef('NotFound') } : {}),
+      ...(inPath.length > 0 ? { 404: errorRef('NotFound') } : {}),
+      ...said?.responses,
     },
+    ...(said?.entity ? { 'x-entity': said.entity } : {}),
+    ...(said?.route ? { 'x-route': said.route } : {}),
   }
 }
 

@@ -92,6 +92,8 @@ export function registerEntityRoutes(app: FastifyInstance, entity: Entity<string
       size: result.size,
       total_pages: result.totalPages,
       total_elements: result.total,
+      // An extension, only when so: a text search counted so far, the list holds more than total_elements.
+      ...(result.totalIsLowerBound ? { total_is_lower_bound: true } : {}),
     }
   }
   const unpaged = async (req: FastifyRequest, withFilters: boolean) => {

@@ -35,16 +35,16 @@ export function registerTrashRoutes(app: FastifyInstance, entity: Entity<string,
   for (const base of entity.api.bases) {
     // A base that leaves deletes to another app's routes leaves their Trash to it too.
     if (entity.api.except[base]?.includes('delete')) continue
-    app.get(`${base}/trash/`, { config: { ...actionConfig(entity, 'DELETE'), openapi: routeDocs.trash } }, async (req) => {
+    app.get(`${base}/trash/`, { config: { ...actionConfig(entity, 'DELETE'), openapi: routeDocs.trash(entity) } }, async (req) => {
       const query = req.query as Record<string, unknown>
       const q = typeof query.q === 'string' ? query.q.trim().slice(0, MAX_SEARCH) : ''
       const result = await listTrash(requestContext(deps, entity, req), { ...(q ? { q } : {}), page: pageOf(query) })
       return { [entity.listKey]: result.rows, page: result.page, size: result.size, total_pages: result.totalPages, total_elements: result.total }
     })
-    app.post(`${base}/restore/`, { config: { ...actionConfig(entity, 'DELETE'), openapi: routeDocs.restore } }, async (req) => {
+    app.post(`${base}/restore/`, { config: { ...actionConfig(entity, 'DELETE'), openapi: routeDocs.restore(entity, batchBody) } }, async (req) => {
       const { message, ids } = await restoreRows(requestContext(deps, entity, req), restoreTargetOf(req.body))
       return { detail: say(req, message), ids }
     })
-    app.delete(`${base}/purge/`, { config: { ...purge, openapi: routeDocs.purge } }, async (req) => ({ detail: say(req, await purgeRows(requestContext(deps, entity, req), idsOfBody(req.body))) }))
+    app.delete(`${base}/purge/`, { config: { ...purge, openapi: routeDocs.purge(entity) } }, async (req) => ({ detail: say(req, await purgeRows(requestContext(deps, entity, req), idsOfBody(req.body))) }))
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, unlink, writeFile } from 'node:fs/promises'
-import { join, posix, relative, resolve, sep } from 'node:path'
+import { posix, resolve } from 'node:path'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { MultipartFile } from '@fastify/multipart'
 import { sql } from 'kysely'
@@ -10,6 +9,7 @@ import { BusinessError, HttpError, ValidationError } from './errors'
 import type { EntityHooks } from './hooks'
 import { refuseNulInBody } from './input-guard'
 import type { Registry } from './list-query'
+import { mediaStorage } from '../storage'
 import { makeThumbnail } from './media-thumbnail'
 import { INERT, canonicalType, sniffType, type SniffedType } from './media-type'
 import type { Values } from './validate'
@@ -18,7 +18,8 @@ import type { Values } from './validate'
  * Multipart bodies (what the original frontend sends for entities with files): plain
  * parts become values, file parts are checked by size (while they stream in) and by the
  * type their bytes show (media-type.ts; never the name or the declared type) and stored
- * under a generated name in `<DATA_DIR>/media/<entity>/`, served at `/media/…`. An image
+ * under a generated name as `<entity>/<name>` in the app's file storage (server/storage: the
+ * folder `<DATA_DIR>/media/`, or an S3 bucket), served at `/media/…`. An image
  * field takes PNG, JPEG, GIF or WebP (ICO where its `accept` lists it), whatever it is
  * called; a plain file field stores what is not a known type — markup above all — inert,
  * as `.bin`, which /media serves as a download. Every stored image gets its thumbnail
@@ -28,7 +29,7 @@ import type { Values } from './validate'
  * Every stored file is a row of `media_file` (its uploader and size): a user's files
  * together stay within the upload quota (`UPLOAD_QUOTA_MB`). A file a record no longer
  * holds — replaced by an update, or its record deleted — is released in the write's
- * transaction and removed from the disk after it commits (the media sweeper, below).
+ * transaction and removed from the storage after it commits (the media sweeper, below).
  */
 export type Body = { values: Values; cleanup: () => Promise<void> }
 
@@ -246,6 +247,7 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
     return { values: body as Values, cleanup: async () => {} }
   }
   const store = stores.get(resolve(mediaDir))
+  const storage = mediaStorage(mediaDir)
   const uploader = request.principal?.id ?? null
   const values: Values = {}
   const saved: string[] = []
@@ -253,7 +255,7 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
   const uploads = new Set<string>()
   requestUploads.set(request, uploads)
   const cleanup = async () => {
-    await Promise.all(saved.map((p) => unlink(p).catch(() => {})))
+    await Promise.all(saved.map((key) => storage.delete(key).catch(() => false)))
     if (store && recorded.length > 0) await sql`delete from ${sql.id(MEDIA_FILE_TABLE)} where path = any(${recorded})`.execute(store.db).catch(() => {})
   }
   try {
@@ -272,28 +274,27 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
         continue
       }
       const label = target.entity.fieldLabelKey(target.name)
-      const key = path.join('.')
+      const fieldKey = path.join('.')
       const maxBytes = field.maxBytes ?? DEFAULT_MAX_FILE_BYTES
       const buffer = await readWithin(part, maxBytes)
-      if (!buffer) throw new ValidationError({ [key]: [{ key: 'validation.file_too_large', params: { label, max: megabytes(maxBytes) } }] })
+      if (!buffer) throw new ValidationError({ [fieldKey]: [{ key: 'validation.file_too_large', params: { label, max: megabytes(maxBytes) } }] })
       const accepted = await acceptFile(field, buffer, part.filename, label)
-      if ('message' in accepted) throw new ValidationError({ [key]: [accepted.message] })
-      const dir = join(mediaDir, target.entity.name)
+      if ('message' in accepted) throw new ValidationError({ [fieldKey]: [accepted.message] })
       const name = `${randomUUID()}${accepted.type.ext}`
+      const key = `${target.entity.name}/${name}`
       const url = `/media/${target.entity.name}/${name}`
       // The quota counts what was uploaded; the thumbnail is the engine's, and small.
       if (store) {
         await recordUpload(store, { url, uploader, bytes: buffer.length })
         recorded.push(url)
       }
-      await mkdir(dir, { recursive: true })
-      const file = join(dir, name)
-      saved.push(file)
-      await writeFile(file, buffer)
+      // Named before it is written: a write that fails half-way is still removed by `cleanup`.
+      saved.push(key)
+      await storage.put(key, buffer, { contentType: accepted.type.mime })
       if (accepted.thumbnail) {
-        const thumbnail = join(dir, thumbnailOf(name))
+        const thumbnail = `${target.entity.name}/${thumbnailOf(name)}`
         saved.push(thumbnail)
-        await writeFile(thumbnail, accepted.thumbnail)
+        await storage.put(thumbnail, accepted.thumbnail, { contentType: 'image/webp' })
       }
       uploads.add(url)
       setPath(values, path, url)
@@ -312,7 +313,7 @@ export async function readBody(request: FastifyRequest, entity: Entity<string, F
 /**
  * A stored file's URL as `readBody` makes it, `/media/<folder>/<name>`: one folder, one file
  * name, nothing a normalisation would change (no `..`, `.`, `//`, backslash or NUL) — else
- * undefined. Only such a URL is ever released or removed from the disk.
+ * undefined. Only such a URL is ever released or removed from the storage.
  */
 export function storedFileOf(url: unknown): { folder: string; name: string } | undefined {
   if (typeof url !== 'string') return undefined
@@ -368,16 +369,14 @@ export function mediaHooks(registry: Registry): Record<string, EntityHooks> {
 }
 
 /**
- * The file's place on disk: only for a URL exactly `/media/<folder>/<name>` (`storedFileOf`)
- * whose folder is one a file field stores into (`folders`), and that lands right there under
- * the media root — never `..`, another folder, or an absolute path.
+ * The file's key in the storage: only for a URL exactly `/media/<folder>/<name>` (`storedFileOf`)
+ * whose folder is one a file field stores into (`folders`) — never `..`, another folder, or an
+ * absolute path. The stores judge every key again (`isStorageKey`; the folder's never leaves its root).
  */
-function diskPathOf(mediaDir: string, url: string, folders: ReadonlySet<string>): string | undefined {
+function storageKeyOf(url: string, folders: ReadonlySet<string>): string | undefined {
   const stored = storedFileOf(url)
   if (!stored || !folders.has(stored.folder)) return undefined
-  const root = resolve(mediaDir)
-  const file = resolve(root, stored.folder, stored.name)
-  return file === join(root, stored.folder, stored.name) && relative(root, file) === `${stored.folder}${sep}${stored.name}` ? file : undefined
+  return `${stored.folder}/${stored.name}`
 }
 
 /**
@@ -401,21 +400,14 @@ export async function sweepReleasedMedia(mediaDir: string): Promise<number> {
   }
   if (held.size > 0) await sql`update ${sql.id(MEDIA_FILE_TABLE)} set released_at = null where path = any(${[...held]})`.execute(store.db)
   const gone = paths.filter((p) => !held.has(p))
+  const storage = mediaStorage(store.mediaDir)
   let removed = 0
-  const unlinkIfThere = (file: string) =>
-    unlink(file).then(
-      () => true,
-      (e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e
-        return false
-      },
-    )
   for (const url of gone) {
-    const file = diskPathOf(store.mediaDir, url, folders)
-    if (file && (await unlinkIfThere(file))) removed++
+    const file = storageKeyOf(url, folders)
+    if (file && (await storage.delete(file))) removed++
     // An image's thumbnail goes with it (a file without one has none to remove).
-    const thumbnail = diskPathOf(store.mediaDir, thumbnailOf(url), folders)
-    if (thumbnail && thumbnail !== file) await unlinkIfThere(thumbnail)
+    const thumbnail = storageKeyOf(thumbnailOf(url), folders)
+    if (thumbnail && thumbnail !== file) await storage.delete(thumbnail)
   }
   if (gone.length > 0) await sql`delete from ${sql.id(MEDIA_FILE_TABLE)} where path = any(${gone}) and released_at is not null`.execute(store.db)
   return removed

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { messageFor } from '../i18n'
+import { registerMediaRoute } from '../storage/media-route'
 import type { AppPage } from './app-page'
 
 /** How long a browser may keep what the server sends without asking again. */
@@ -69,7 +70,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
 }
 
 export type ServingOptions = {
-  /** Where uploads are stored; served at /media/. */
+  /** The app's media folder: its files, there or in the bucket bound to it (server/storage), are served at /media/. */
   mediaDir: string
   /** Built browser app (vite build output); absent or without index.html: API only. */
   distDir?: string
@@ -78,23 +79,20 @@ export type ServingOptions = {
 }
 
 /**
- * Uploads under /media/, the built browser app with its precompressed copies and cache
+ * Uploads under /media/ (from the app's file storage, server/storage/media-route.ts), the built browser app with its precompressed copies and cache
  * headers, and index.html for every other GET that is not the API (the browser's routes).
  */
 export async function registerStaticServing(app: FastifyInstance, options: ServingOptions): Promise<void> {
-  mkdirSync(options.mediaDir, { recursive: true })
-  await app.register(fastifyStatic, {
-    root: resolve(options.mediaDir),
-    prefix: '/media/',
-    decorateReply: false,
-    setHeaders: (reply, path) => {
+  registerMediaRoute(app, {
+    mediaDir: options.mediaDir,
+    mediaHeaders: (reply, key) => {
       // The original admin client runs on another origin (CORS_ORIGINS) and shows these in <img>;
       // helmet's same-origin stays on everything else.
       reply.header('cross-origin-resource-policy', 'cross-origin')
       reply.header('x-content-type-options', 'nosniff')
       // An upload opened on its own runs nothing (GitHub's raw-content policy).
       reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-      if (!inlineMedia.test(path)) reply.header('content-disposition', 'attachment')
+      if (!inlineMedia.test(key)) reply.header('content-disposition', 'attachment')
     },
   })
 

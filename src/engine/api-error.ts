@@ -8,13 +8,16 @@ export class ApiError extends Error {
   readonly status: number
   readonly fieldErrors?: FieldErrors
   readonly detail?: string
+  /** The whole answer, for a refusal that says more than `detail` (a bulk change names each record). */
+  readonly body?: unknown
 
-  constructor(init: { status: number; fieldErrors?: FieldErrors; detail?: string }) {
+  constructor(init: { status: number; fieldErrors?: FieldErrors; detail?: string; body?: unknown }) {
     super(init.detail ?? (init.fieldErrors ? 'Validation failed' : `HTTP ${init.status}`))
     this.name = 'ApiError'
     this.status = init.status
     this.fieldErrors = init.fieldErrors
     this.detail = init.detail
+    this.body = init.body
   }
 }
 
@@ -31,14 +34,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Turns an error body (`{detail}` or `{field: [messages]}`) into an ApiError. */
 export function errorOfBody(status: number, body: unknown): ApiError {
-  if (!isRecord(body)) return new ApiError({ status })
-  if (typeof body.detail === 'string') return new ApiError({ status, detail: body.detail })
+  if (!isRecord(body)) return new ApiError({ status, body })
+  if (typeof body.detail === 'string') return new ApiError({ status, detail: body.detail, body })
   const fieldErrors: FieldErrors = {}
   for (const [field, value] of Object.entries(body)) {
     if (Array.isArray(value)) fieldErrors[field] = value.map(String)
     else if (typeof value === 'string') fieldErrors[field] = [value]
   }
-  return Object.keys(fieldErrors).length > 0 ? new ApiError({ status, fieldErrors }) : new ApiError({ status })
+  return Object.keys(fieldErrors).length > 0 ? new ApiError({ status, fieldErrors, body }) : new ApiError({ status, body })
 }
 
 /** The parsed JSON body of an answer; text that is not JSON as it came; undefined when empty. */

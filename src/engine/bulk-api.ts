@@ -1,14 +1,14 @@
 import { z } from 'zod'
 import { bulkSettableFields } from '../../schema/kit/bulk'
-import { currentLanguage } from '../i18n'
-import { ApiError, apiToken, bodyOf, errorOfBody, NETWORK_ERROR_STATUS, unauthorized } from './api'
+import { ApiError, bodyOf, isApiError } from './api'
+import { openApiResponse } from './api-response'
 import type { AnyEntity, ListParams } from './entity-api'
 
 /**
  * The bulk update of any registry entity (server/engine/bulk-update.ts): one field set for
  * the selected records or for every record of the list's filter, all or nothing, and its
- * undo. Plain `fetch` with the session's token, as the JSON client throws away what a refusal
- * says beside its `detail` — here, each record's reasons — and would stop a long change at 30 s.
+ * undo. Sent as a stream's answer (api-response.ts), which waits as long as a change of
+ * 10,000 records takes, where the JSON client would stop at 30 s; a refusal names each record.
  */
 
 /** What a bulk update reaches: the selected records, or every record of the list as filtered now (`count` of them). */
@@ -47,32 +47,18 @@ export class BulkRefusalError extends ApiError {
   }
 }
 
-const urlOf = (path: string) => `${globalThis.location?.origin ?? 'http://localhost'}${path}`
-
 async function post(path: string, json: unknown): Promise<unknown> {
-  const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: 'application/json', 'Content-Type': 'application/json' }
-  const token = apiToken()
-  if (token) headers.Authorization = token
-  // The change names the screen it was made on (audit_log.source).
-  if (typeof location !== 'undefined') headers['X-Screen'] = location.pathname.slice(0, 300)
-  let response: Response
   try {
-    response = await fetch(urlOf(path), { method: 'POST', headers, body: JSON.stringify(json) })
+    return await bodyOf(await openApiResponse(path, { method: 'post', json }))
   } catch (error) {
-    throw new ApiError({ status: NETWORK_ERROR_STATUS, detail: error instanceof Error ? error.message : undefined })
-  }
-  const body = await bodyOf(response)
-  if (response.ok) return body
-  if (response.status === 401) unauthorized()
-  const refusal = response.status === 400 ? refusalSchema.safeParse(body) : undefined
-  if (refusal?.success) {
+    const refusal = isApiError(error) && error.status === 400 ? refusalSchema.safeParse(error.body) : undefined
+    if (!refusal?.success) throw error
     const { detail, rows, labels } = refusal.data
     throw new BulkRefusalError(
       detail,
       Object.entries(rows).map(([id, reasons]) => ({ id: Number(id), label: labels?.[id] ?? `#${id}`, reasons })),
     )
   }
-  throw errorOfBody(response.status, body)
 }
 
 /** Sets `values` on the target's records: how many, and the batch its undo names. */

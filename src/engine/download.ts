@@ -1,6 +1,5 @@
-import { currentLanguage } from '../i18n'
-import { ApiError, bodyOf, errorOfBody, NETWORK_ERROR_STATUS } from './api-error'
-import { apiToken, unauthorized } from './api-session'
+import { ApiError, NETWORK_ERROR_STATUS } from './api-error'
+import { openApiResponse, saveFile } from './api-response'
 
 /**
  * A file the server streams (an export), fetched with the session's token and language and
@@ -50,44 +49,9 @@ export function fileNameOf(header: string | null): string | undefined {
 
 const LINE_FEED = 10
 
-const urlOf = (path: string, searchParams: DownloadRequest['searchParams'] = {}) => {
-  const url = new URL(path, globalThis.location?.origin ?? 'http://localhost')
-  for (const [key, value] of Object.entries(searchParams)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value))
-  return url
-}
-
-/** Gives a whole file to the browser to save (an `<a download>` of a Blob). */
-export function saveFile(blob: Blob, fileName: string): void {
-  const href = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = href
-  link.download = fileName
-  link.rel = 'noopener'
-  link.style.display = 'none'
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // The browser has taken the file by the next task; the memory goes then.
-  setTimeout(() => URL.revokeObjectURL(href), 0)
-}
-
 /** Fetches the file, reporting progress, and saves it. Rejects with an ApiError, or an AbortError when aborted. */
 export async function downloadFile(request: DownloadRequest): Promise<Download> {
-  const headers: Record<string, string> = { 'Accept-Language': currentLanguage() }
-  const token = apiToken()
-  if (token) headers.Authorization = token
-  let response: Response
-  try {
-    response = await fetch(urlOf(request.path, request.searchParams), { headers, signal: request.signal })
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error
-    throw new ApiError({ status: NETWORK_ERROR_STATUS, detail: error instanceof Error ? error.message : undefined })
-  }
-  if (!response.ok) {
-    const body = await bodyOf(response)
-    if (response.status === 401) unauthorized()
-    throw errorOfBody(response.status, body)
-  }
+  const response = await openApiResponse(request.path, { searchParams: request.searchParams, signal: request.signal })
 
   const announced = Number(response.headers.get('X-Total-Count'))
   const totalRows = response.headers.has('X-Total-Count') && Number.isSafeInteger(announced) && announced >= 0 ? announced : null

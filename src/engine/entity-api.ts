@@ -13,7 +13,8 @@ export type Row = { id: number } & Record<string, unknown>
 /** `filters`: the server's filter parameters (`city=5`, `emp_join_date_after=2024-01-01`), answered by `search/`. */
 export type { ListParams } from '../../schema/kit/list-view'
 
-export type ListPage = { rows: Row[]; page: number; size: number; totalPages: number; totalElements: number }
+/** `totalIsLowerBound`: the list holds more than `totalElements` (a text search the server counted only so far). */
+export type ListPage = { rows: Row[]; page: number; size: number; totalPages: number; totalElements: number; totalIsLowerBound?: boolean }
 
 export type Payload = Record<string, unknown> | FormData
 
@@ -38,6 +39,7 @@ export async function fetchList(entity: AnyEntity, params: ListParams, signal?: 
     size: numberOr(envelope.size, params.size),
     totalPages: numberOr(envelope.total_pages, 1),
     totalElements: numberOr(envelope.total_elements, rows.length),
+    ...(envelope.total_is_lower_bound === true ? { totalIsLowerBound: true } : {}),
   }
 }
 

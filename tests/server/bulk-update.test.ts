@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registry } from '../../schema'
 import { defineEntity, f, type Entity, type Fields } from '../../schema/kit'
 import { bulkSettableFields } from '../../schema/kit/bulk'
+import type { EngineCtx } from '../../server/engine/access'
+import { inAuditBatch } from '../../server/engine/audit-scope'
+import { findRows, isBatchable } from '../../server/engine/bulk-update-batch'
+import { changeEach } from '../../server/engine/bulk-update-rows'
 import { undoBatchOf } from '../../server/engine/bulk-update-undo'
+import { hookRegistry } from '../../server/engine/hooks'
+import { findRow } from '../../server/engine/list-query'
 import { catalogues } from '../../server/i18n'
 import { throwawayEntities } from '../support/throwaway-registry'
 import { callerWith, describeEachDatabase, type Caller, type TestApp } from './helpers/app'
@@ -41,7 +47,35 @@ const task = defineEntity({
   nav: false,
 })
 
-const entities = [...throwawayEntities, task]
+/**
+ * The same kind of record without a file (whose release hook runs per record): no write hook,
+ * one table, so its bulk changes go in batches (bulk-update-batch.ts) — with a name unique
+ * within its district the database judges, links to districts and a JSON value, which each
+ * batch writes as the record's own update would.
+ */
+const item = defineEntity({
+  name: 'bulk_item',
+  module: 'test',
+  listKey: 'bulk_items',
+  route: { area: 'bulkItem-management', list: 'bulkItems' },
+  fields: {
+    name: f.text({ max: 50, required: true, search: true, unique: { within: 'city' } }),
+    state: f.choice(['draft', 'confirmed', 'cancelled'], { default: 'draft', label: 'field.type' }),
+    priority: f.integer({ min: 0, max: 9, default: 0, label: 'field.serial_number' }),
+    due: f.date({ label: 'field.emp_join_date' }),
+    note: f.text({ max: 100, label: 'field.details' }),
+    city: f.ref('city', { label: 'field.district' }),
+    areas: f.refs('city', { label: 'field.tag' }),
+    extra: f.json({ label: 'field.settings' }),
+    doubled: f.integer({ compute: (r) => Number(r.priority ?? 0) * 2, label: 'field.item_count' }),
+  },
+  filters: ['state', 'priority', 'city'],
+  rules: [{ field: 'note', message: 'validation.required', check: (r) => r.state !== 'confirmed' || (typeof r.note === 'string' && r.note.trim() !== '') }],
+  scope: (caller) => (caller.isAdmin ? null : { created_by: caller.id }),
+  nav: false,
+})
+
+const entities = [...throwawayEntities, task, item]
 const base = task.api.base
 
 function useTaskLabels(): void {
@@ -51,11 +85,13 @@ function useTaskLabels(): void {
       const c = catalogues[lang] as unknown as Record<string, Record<string, unknown>>
       const entity = c.entity!
       const field = c.field!
-      const had = { entity: entity.bulk_task, image: field.image }
+      const had = { entity: entity.bulk_task, item: entity.bulk_item, image: field.image }
       entity.bulk_task = { one: 'Task', other: 'Tasks' }
+      entity.bulk_item = { one: 'Item', other: 'Items' }
       field.image ??= 'Image'
       added.push(() => {
         entity.bulk_task = had.entity
+        entity.bulk_item = had.item
         field.image = had.image
       })
     }
@@ -362,6 +398,125 @@ describeEachDatabase(
       expect(res.status).toBe(403)
       expect((await undo(crypto.randomUUID(), { as: reader })).status).toBe(403)
       expect((await t.current.call({ method: 'POST', url: `${base}/bulk_update/`, payload: { ids: [a.id], values: { note: 'x' } }, asAnonymous: true })).status).toBe(401)
+    })
+
+    describe('in batches (an entity without write hooks)', () => {
+      const itemBase = item.api.base
+      const ctxOf = (entity: Entity<string, Fields>): EngineCtx => ({
+        db: t.current.db,
+        registry: t.current.app.engine.registry,
+        entity,
+        actor: { id: t.current.adminId, isAdmin: true, permissions: new Set<string>() },
+        access: 'check',
+        hooks: t.current.app.engine.hooks,
+      })
+      const makeItem = async (values: Record<string, unknown>) => {
+        const res = await t.current.call({ method: 'POST', url: `${itemBase}/create/`, payload: values })
+        expect(res.status, res.raw).toBe(201)
+        return res.body as { id: number } & Record<string, unknown>
+      }
+      const readItem = async (id: number) => (await t.current.call({ method: 'GET', url: `${itemBase}/${id}` })).body as Record<string, unknown>
+      const bulkItems = (payload: unknown) => t.current.call({ method: 'POST', url: `${itemBase}/bulk_update/`, payload: payload as Record<string, unknown> })
+      const undoItems = (batch: string) => t.current.call({ method: 'POST', url: `${itemBase}/undo/${batch}`, payload: {} })
+      const count = async (query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(t.current.db)).rows[0]!.n)
+
+      it('are taken only where each record’s update is its own: no write hook, one table, no lines', () => {
+        expect(isBatchable(ctxOf(item))).toBe(true)
+        expect(isBatchable(ctxOf(registry.thana))).toBe(true)
+        for (const hook of ['beforeValidate', 'beforeWrite', 'afterWrite'] as const) {
+          expect(isBatchable({ ...ctxOf(item), hooks: hookRegistry([['bulk_item', { [hook]: () => {} }]]) }), hook).toBe(false)
+        }
+        expect(isBatchable({ ...ctxOf(item), hooks: hookRegistry([['bulk_item', { afterRead: () => {} }]]) })).toBe(true)
+        expect(isBatchable(ctxOf(entities.find((e) => e.name === 'stock_transfer')!))).toBe(false)
+      })
+
+      it('read each record as its update reads it, and write what one update after another writes: the rows, their links, their audit', async () => {
+        const [c1, c2] = [(await createSample(t.current, registry.city)).row.id as number, (await createSample(t.current, registry.city)).row.id as number]
+        const tag = Math.random().toString(36).slice(2, 8)
+        const specs = Array.from({ length: 6 }, (_, i) => ({
+          priority: i,
+          note: i % 2 ? `note ${i}` : null,
+          due: i % 3 ? `2025-0${i + 1}-15` : null,
+          city: i % 2 ? c1 : null,
+          areas: [c1, c2].slice(0, i % 3),
+          extra: i % 2 ? { i, tags: ['a', 'b'] } : null,
+        }))
+        const a = [] as number[]
+        const b = [] as number[]
+        for (const [i, spec] of specs.entries()) {
+          a.push((await makeItem({ name: `Eq ${tag} A${i}`, ...spec })).id)
+          b.push((await makeItem({ name: `Eq ${tag} B${i}`, ...spec })).id)
+        }
+        const found = await findRows(ctxOf(item), t.current.db, a)
+        for (const id of a) expect(found.get(id)).toEqual(await findRow(t.current.db, item, id, t.current.app.engine.registry))
+        // Each record its own values, as an undo sets them.
+        const changes = (ids: number[]) => ids.map((id, i) => ({ id, values: { priority: 9 - i, note: `set ${i}`, state: 'confirmed', city: i % 2 ? c2 : c1, due: i % 3 ? '2026-01-31' : null } }))
+        const [batchA, batchB] = [crypto.randomUUID(), crypto.randomUUID()]
+        expect(await inAuditBatch(batchA, () => changeEach(ctxOf(item), changes(a)))).toBe(6)
+        expect(await inAuditBatch(batchB, () => changeEach(ctxOf(item), changes(b), { oneByOne: true }))).toBe(6)
+        const strip = ({ id: _id, name: _name, created_at: _c, updated_at: _u, ...rest }: Record<string, unknown>) => rest
+        for (const i of a.keys()) {
+          const [x, y] = [await readItem(a[i]!), await readItem(b[i]!)]
+          expect(x).toMatchObject({ priority: 9 - i, note: `set ${i}`, areas: specs[i]!.areas, extra: specs[i]!.extra })
+          expect(strip(x)).toEqual(strip(y))
+        }
+        const [auditA, auditB] = [(await auditOf(t.current, 'bulk_item', a)).filter((e) => e.batch === batchA), (await auditOf(t.current, 'bulk_item', b)).filter((e) => e.batch === batchB)]
+        expect(auditA.map((e) => e.entity_id)).toEqual(a)
+        expect(auditA.map(({ entity_id: _, batch: __, ...rest }) => rest)).toEqual(auditB.map(({ entity_id: _, batch: __, ...rest }) => rest))
+      })
+
+      it('a refusal by record 7,001 — a rule’s or the database’s — leaves nothing written and is named; done, each record is audited with the batch and the undo restores them all', async () => {
+        const tag = `R${Math.random().toString(36).slice(2, 8)}`
+        const [c1, c2] = [(await createSample(t.current, registry.city)).row.id as number, (await createSample(t.current, registry.city)).row.id as number]
+        const admin = t.current.adminId
+        await sql`insert into bulk_item (name, state, priority, doubled, note, city, created_by, updated_by)
+          select ${tag} || ' ' || g, 'draft', 1, 2, case when g = 7001 then null else 'ok' end, ${c1}, ${admin}, ${admin} from generate_series(1, 7500) g`.execute(t.current.db)
+        const ids = (await sql<{ id: number }>`select id::int as id from bulk_item where name like ${`${tag} %`} order by id`.execute(t.current.db)).rows.map((r) => r.id)
+        const seventhThousandFirst = ids[7000]!
+        const untouched = () => count(sql`select count(*) as n from bulk_item where id = any(${ids}::bigint[]) and state = 'draft' and priority = 1 and city = ${c1}`)
+        const audited = () => count(sql`select count(*) as n from audit_log where entity = 'bulk_item' and entity_id = any(${ids}::bigint[])`)
+
+        const ruled = await bulkItems({ filter: { q: tag }, values: { state: 'confirmed', priority: 5 } })
+        expect(ruled.status, ruled.raw).toBe(400)
+        expect(ruled.body.rows).toEqual({ [seventhThousandFirst]: { note: ['Details is required'] } })
+        expect(ruled.body.labels).toEqual({ [seventhThousandFirst]: `${tag} 7001` })
+        expect(await untouched()).toBe(7500)
+        expect(await audited()).toBe(0)
+
+        // The database's own refusal: a name taken in the district the records move to.
+        await sql`update bulk_item set note = 'ok' where id = ${seventhThousandFirst}`.execute(t.current.db)
+        const blocker = await makeItem({ name: `${tag} 7001`, city: c2, priority: 2 })
+        const unique = await bulkItems({ filter: { q: tag, priority: '1' }, values: { city: c2, state: 'confirmed' } })
+        expect(unique.status, unique.raw).toBe(400)
+        expect(Object.keys(unique.body.rows)).toEqual([String(seventhThousandFirst)])
+        expect(unique.body.rows[seventhThousandFirst].name[0]).toMatch(/already exists/)
+        expect(await untouched()).toBe(7500)
+        expect(await audited()).toBe(0)
+        await t.current.call({ method: 'DELETE', url: `${itemBase}/delete/${blocker.id}` })
+
+        const done = await bulkItems({ filter: { q: tag }, values: { city: c2, state: 'confirmed', priority: 5 } })
+        expect(done.status, done.raw).toBe(200)
+        expect(done.body.updated).toBe(7500)
+        const batch = done.body.batch as string
+        const same = JSON.stringify({ city: [c1, c2], state: ['draft', 'confirmed'], priority: [1, 5], doubled: [2, 10] })
+        expect(await count(sql`select count(distinct entity_id) as n from audit_log where batch = ${batch}::uuid and action = 'update' and changes = ${same}::jsonb and actor = ${admin}`)).toBe(7500)
+        expect(await count(sql`select count(*) as n from audit_log where batch = ${batch}::uuid`)).toBe(7500)
+
+        // Record 7,001 changed since: the undo refuses, naming it, and writes nothing.
+        await t.current.call({ method: 'PATCH', url: `${itemBase}/update/${seventhThousandFirst}`, payload: { priority: 6 } })
+        const refused = await undoItems(batch)
+        expect(refused.status).toBe(409)
+        expect(refused.body.detail).toContain(`${tag} 7001`)
+        expect(await count(sql`select count(*) as n from audit_log where batch = ${undoBatchOf(batch)}::uuid`)).toBe(0)
+        expect(await count(sql`select count(*) as n from bulk_item where id = any(${ids}::bigint[]) and priority = 5`)).toBe(7499)
+        await t.current.call({ method: 'PATCH', url: `${itemBase}/update/${seventhThousandFirst}`, payload: { priority: 5 } })
+        const undone = await undoItems(batch)
+        expect(undone.status, undone.raw).toBe(200)
+        expect(undone.body.restored).toBe(7500)
+        expect(await untouched()).toBe(7500)
+        const back = JSON.stringify({ city: [c2, c1], state: ['confirmed', 'draft'], priority: [5, 1], doubled: [10, 2] })
+        expect(await count(sql`select count(distinct entity_id) as n from audit_log where batch = ${undoBatchOf(batch)}::uuid and changes = ${back}::jsonb`)).toBe(7500)
+      })
     })
   },
   { ...throwawayApp, entities: entities as readonly Entity<string, Fields>[] },

@@ -130,7 +130,7 @@ describeEachDatabase('catalogue', (t) => {
     }
   })
 
-  it('deletes a category with its sub categories, each audited and its image released, in one transaction', async () => {
+  it('deletes a category with its sub categories to the Trash, each audited, in one batch; its image is released when purged', async () => {
     const { top, sub, subSub } = await tree(t.current)
     const png = tinyPng()
     const form = multipart({ name: unique('Pictured') }, [{ name: 'image', filename: 'leaf.png', type: 'image/png', data: png }])
@@ -143,12 +143,16 @@ describeEachDatabase('catalogue', (t) => {
     expect(impact.body).toMatchObject({ can_delete: true, references: [{ entity: 'category', field: 'parent', count: 1, effect: 'delete' }] })
     const del = await t.current.call({ method: 'DELETE', url: `${CATEGORY}/delete/${top}` })
     expect(del.status, del.raw).toBe(200)
-    expect(del.body).toEqual({ detail: `Category id - ${top} is deleted successfully` })
+    expect(del.body).toEqual({ detail: `Category id - ${top} is deleted successfully`, batch: expect.any(String) })
     for (const id of [top, sub, subSub]) expect((await t.current.call({ method: 'GET', url: `${CATEGORY}/${id}` })).status).toBe(404)
-    const audits = await sql<{ entity_id: number }>`select entity_id from audit_log where entity = 'category' and action = 'delete' and entity_id = any(${[top, sub, subSub]}::bigint[])`.execute(t.current.db)
+    const audits = await sql<{ entity_id: number; batch: string }>`select entity_id, batch::text from audit_log where entity = 'category' and action = 'delete' and entity_id = any(${[top, sub, subSub]}::bigint[])`.execute(t.current.db)
     expect(audits.rows.map((r) => Number(r.entity_id)).sort((a, b) => a - b)).toEqual([top, sub, subSub].sort((a, b) => a - b))
-    const released = await sql<{ released_at: unknown }>`select released_at from media_file where path = ${image}`.execute(t.current.db)
-    expect(released.rows[0]?.released_at ?? 'kept').not.toBe('kept')
+    expect(new Set(audits.rows.map((r) => r.batch))).toEqual(new Set([del.body.batch]))
+    const releasedAt = async () => (await sql<{ released_at: unknown }>`select released_at from media_file where path = ${image}`.execute(t.current.db)).rows[0]?.released_at ?? null
+    // In the Trash the picture stays: a restore brings it back.
+    expect(await releasedAt()).toBeNull()
+    expect((await t.current.call({ method: 'DELETE', url: `${CATEGORY}/purge/`, payload: { ids: [subSub, sub, top] } })).status).toBe(200)
+    expect(await releasedAt()).not.toBeNull()
   })
 
   it('deletes a selection that holds a category and its own sub categories (delete_multiple/)', async () => {

@@ -8,7 +8,8 @@ import { filterParameters, sortableFields } from '../../server/engine/openapi-pa
 import type { OpenApiDocument, OpenApiOperation } from '../../server/engine/openapi'
 import { filtersOf, orderingOf } from '../../server/engine/request'
 import { throwawayEntities, throwawayReports } from '../support/throwaway-registry'
-import { describeOnOneDatabase, type TestApp } from './helpers/app'
+import { describeOnOneDatabase, type Reply, type TestApp } from './helpers/app'
+import { multipart } from './helpers/multipart'
 import { requestOf } from './helpers/samples'
 import { throwawayApp, useThrowawayLabels } from './helpers/throwaway-module'
 
@@ -19,7 +20,18 @@ import { throwawayApp, useThrowawayLabels } from './helpers/throwaway-module'
  * schema and the server accept — for the app's registry and for one defined at run time.
  */
 type Doc = OpenApiDocument
-type Op = OpenApiOperation & { requestBody?: { content: Record<string, { schema: Record<string, unknown>; example?: unknown }> } }
+type Media = { schema: Record<string, unknown>; example?: unknown; examples?: Record<string, { value: unknown }> }
+type Op = OpenApiOperation & { requestBody?: { content: Record<string, Media> } }
+
+/** Every example of a media type: its `example`, and each of its `examples`. */
+const examplesOf = (media: Media): Array<{ name: string; value: unknown }> => [
+  ...(media.example !== undefined ? [{ name: 'example', value: media.example }] : []),
+  ...Object.entries(media.examples ?? {}).map(([name, e]) => ({ name, value: e.value })),
+]
+
+/** The engine's routes beyond the contract, each of which describes itself in full (server/engine/route-docs.ts), and the history (openapi-operations.ts). */
+const ENGINE_ROUTES = ['export', 'import_preview', 'import', 'import_rejected', 'bulk_update', 'undo', 'trash', 'restore', 'purge', 'search', 'history']
+const ENGINE_PATH = /\/(export\/|import\/preview\/|import\/|import\/rejected\/\{token\}|bulk_update\/|undo\/\{batch\}|trash\/|restore\/|purge\/|history\/\{id\})$|^\/api\/search\/$/
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']
 
@@ -56,8 +68,12 @@ function schemaValidator(doc: Doc) {
   addFormats(ajv)
   const rewrite = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/"#\/components\/schemas\//g, '"components#/$defs/'))
   ajv.addSchema({ $id: 'components', $defs: rewrite(doc.components.schemas) as object })
+  // The same schema (an entity's row, a shared answer) compiled once.
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>()
   return (schema: unknown, value: unknown) => {
-    const validate = ajv.compile(rewrite(schema) as object)
+    const text = JSON.stringify(schema)
+    const validate = compiled.get(text) ?? ajv.compile(rewrite(schema) as object)
+    compiled.set(text, validate)
     return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`)
   }
 }
@@ -71,6 +87,52 @@ const exampleOf = (op: Op): unknown => op.requestBody?.content['application/json
 
 /** What a create of the entity takes: the record, or for one kept a row per line its document. */
 const writtenShape = (entity: Entity<string, Fields>) => (entity.rowsPerLine ? documentOf(entity) : entity)
+
+
+/** The request an operation's examples make: its path and query parameters' examples (a row id 1 where a path names none), its body's example (a form's uploads as files). */
+function exampleRequest(path: string, op: Op): { url: string; payload?: unknown; headers?: Record<string, string> } {
+  let url = path
+  const query = new URLSearchParams()
+  for (const p of op.parameters ?? []) {
+    const value = p.example ?? (p.in === 'path' ? 1 : undefined)
+    if (value === undefined) continue
+    const text = Array.isArray(value) ? value.join(',') : String(value)
+    if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(text))
+    else query.set(p.name, text)
+  }
+  if ([...query].length > 0) url = `${url}?${query.toString()}`
+  const content = op.requestBody?.content ?? {}
+  if (content['application/json']?.example !== undefined) return { url, payload: content['application/json'].example }
+  const form = content['multipart/form-data']
+  if (form?.example !== undefined) {
+    const values = Object.entries(form.example as Record<string, unknown>)
+    const fields = Object.fromEntries(values.filter(([n]) => !isUpload(form.schema, n)).map(([n, v]) => [n, String(v)]))
+    const files = values.filter(([n]) => isUpload(form.schema, n)).map(([name, v]) => ({ name, filename: 'example.csv', type: 'text/csv', data: Buffer.from(String(v)) }))
+    return { url, ...multipart(fields, files) }
+  }
+  return { url }
+}
+
+type Validate = ReturnType<typeof schemaValidator>
+
+/** Whether an answer is one the operation documents: its status, its media type, and a JSON body (or each NDJSON line) its schema takes. */
+function documentedProblems(doc: Doc, validate: Validate, at: string, op: Op, res: Reply): string[] {
+  const said = op.responses[String(res.status)]
+  if (!said) return [`${at}: ${res.status} is not documented (${Object.keys(op.responses).join(', ')}): ${res.raw.slice(0, 200)}`]
+  const response = ('$ref' in said ? resolvePointer(doc, said.$ref) : said) as { content?: Record<string, Media> }
+  if (!response.content) return []
+  const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim()
+  const media = Object.entries(response.content).find(([t]) => t.split(';')[0]!.trim() === type)?.[1]
+  if (!media) return [`${at}: ${res.status} answered ${type}, documented ${Object.keys(response.content).join(', ')}`]
+  const values = type === 'application/json' ? [res.body] : type === 'application/x-ndjson' ? res.raw.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown) : []
+  return values.flatMap((value) => validate(media.schema, value).map((e) => `${at} ${res.status}: ${e} in ${JSON.stringify(value).slice(0, 300)}`))
+}
+
+/** An answer's example of a media type. */
+const answerExample = (op: Op, status: number, type: string): unknown => {
+  const response = op.responses[status] as { content?: Record<string, Media> } | undefined
+  return Object.entries(response?.content ?? {}).find(([t]) => t.split(';')[0] === type)?.[1]?.example
+}
 
 function documentSuite(t: { readonly current: TestApp }, registry: readonly Entity<string, Fields>[]): () => Doc {
   let doc: Doc
@@ -172,12 +234,18 @@ function documentSuite(t: { readonly current: TestApp }, registry: readonly Enti
     let examples = 0
     for (const { path, method, op } of ops()) {
       for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
-        if (media.example === undefined) continue
-        examples++
-        // A multipart example is the form's fields: its uploads are files, which an example cannot hold.
-        const schema = type === 'multipart/form-data' ? { ...media.schema, required: ((media.schema.required as string[] | undefined) ?? []).filter((n) => !isUpload(media.schema, n)) } : media.schema
-        const errors = validate(schema, media.example)
-        if (errors.length > 0) problems.push(`${method} ${path} (${type}): ${errors.join('; ')}`)
+        for (const example of examplesOf(media)) {
+          examples++
+          // A multipart example is the form's fields: its uploads are files, which an example need not hold.
+          const schema = type === 'multipart/form-data' ? { ...media.schema, required: ((media.schema.required as string[] | undefined) ?? []).filter((n) => !isUpload(media.schema, n)) } : media.schema
+          const errors = validate(schema, example.value)
+          if (errors.length > 0) problems.push(`${method} ${path} (${type}, ${example.name}): ${errors.join('; ')}`)
+        }
+      }
+      for (const parameter of op.parameters ?? []) {
+        if (parameter.example === undefined) continue
+        const errors = validate(parameter.schema, parameter.example)
+        if (errors.length > 0) problems.push(`${method} ${path} ${parameter.name}: ${errors.join('; ')}`)
       }
     }
     expect(problems).toEqual([])
@@ -193,10 +261,12 @@ function documentSuite(t: { readonly current: TestApp }, registry: readonly Enti
     const problems: string[] = []
     for (const { path, method, op } of ops()) {
       for (const [status, response] of Object.entries(op.responses)) {
-        const media = 'content' in response ? response.content?.['application/json'] : undefined
-        if (!media || media.example === undefined) continue
-        const errors = validate(media.schema, media.example)
-        if (errors.length > 0) problems.push(`${method} ${path} ${status}: ${errors.slice(0, 3).join('; ')}`)
+        for (const [type, media] of Object.entries(('content' in response ? response.content : undefined) ?? {})) {
+          for (const example of examplesOf(media as Media)) {
+            const errors = validate(media.schema, example.value)
+            if (errors.length > 0) problems.push(`${method} ${path} ${status} (${type}, ${example.name}): ${errors.slice(0, 3).join('; ')}`)
+          }
+        }
       }
     }
     expect(problems).toEqual([])
@@ -240,6 +310,73 @@ function documentSuite(t: { readonly current: TestApp }, registry: readonly Enti
     }
     expect(problems).toEqual([])
     expect(created).toBeGreaterThan(0)
+  })
+
+
+  it('describes each engine route beyond the contract in full: typed parameters, and a body and answers with examples', () => {
+    const problems: string[] = []
+    const routes = t.current.app.routeTable.filter(isApiRoute).filter((r) => ENGINE_PATH.test(fastifyPath(r.url)))
+    expect(routes.length).toBeGreaterThan(0)
+    for (const route of routes) {
+      const at = `${route.method} ${route.url}`
+      const op = doc.paths[fastifyPath(route.url)]?.[route.method.toLowerCase()] as Op | undefined
+      if (!op || !ENGINE_ROUTES.includes(op['x-route'] ?? '')) {
+        problems.push(`${at}: not described (x-route ${String(op?.['x-route'])})`)
+        continue
+      }
+      if ((op.parameters ?? []).some((p) => Object.keys(p.schema ?? {}).length === 0)) problems.push(`${at}: a parameter without a type`)
+      if (op.requestBody && !Object.values(op.requestBody.content).some((m) => examplesOf(m).length > 0)) problems.push(`${at}: a body without an example`)
+      const answers = Object.entries(op.responses).filter(([status]) => status.startsWith('2'))
+      const hasExample = answers.some(([, r]) => Object.values(('content' in r ? r.content : undefined) ?? {}).some((m) => examplesOf(m as Media).length > 0))
+      if (!hasExample) problems.push(`${at}: no answer with an example`)
+      // Its own errors (not the shared ones) say what they answer, with an example.
+      for (const [status, r] of Object.entries(op.responses)) {
+        if ('$ref' in r || !r.content || status.startsWith('2')) continue
+        if (!Object.values(r.content).some((m) => examplesOf(m as Media).length > 0)) problems.push(`${at}: ${status} without an example`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+
+  /**
+   * Each engine route's example sent to the app as the admin, after the creates above (so that
+   * row 1 — the row every example names — exists wherever an example could make it): the answer
+   * is one the operation documents, its body one its schema takes (an import's every NDJSON
+   * line). A bulk change that went through is undone by the batch it answered. Each kind of
+   * route must do its work somewhere (a 2xx); the others answer a documented error (no row 1, a
+   * token or batch no import or change made).
+   */
+  it("takes each engine route's example, answering as it documents", async () => {
+    const validate = schemaValidator(doc)
+    const problems: string[] = []
+    const done = new Set<string>()
+    const sent = new Set<string>()
+    for (const { path, method, op } of ops().filter(({ op }) => ENGINE_ROUTES.includes(op['x-route'] ?? ''))) {
+      const entity = registry.find((e) => e.name === op['x-entity'])
+      // At another base (alsoApi) the same route takes the same example: sent once, at the entity's own base.
+      if (entity && !path.startsWith(`${entity.api.base}/`)) continue
+      const route = op['x-route']!
+      sent.add(route)
+      const res = await t.current.call({ method: method.toUpperCase() as 'GET', ...exampleRequest(path, op) } as Parameters<TestApp['call']>[0])
+      problems.push(...documentedProblems(doc, validate, `${method} ${path}`, op, res))
+      if (res.status < 200 || res.status >= 300) continue
+      done.add(route)
+      // What the example says the server answers, it answers: the preview whole, the export's header.
+      if (route === 'import_preview') expect(res.body, path).toEqual(answerExample(op, 200, 'application/json'))
+      if (route === 'export') expect(res.raw.split('\r\n')[0], path).toBe(String(answerExample(op, 200, 'text/csv')).split('\r\n')[0])
+      if (route === 'bulk_update') {
+        const undoPath = path.replace(/bulk_update\/$/, 'undo/{batch}')
+        const undo = doc.paths[undoPath]!.post as Op
+        const back = await t.current.call({ method: 'POST', url: undoPath.replace('{batch}', String((res.body as { batch: string }).batch)) })
+        expect(back.status, back.raw).toBe(200)
+        problems.push(...documentedProblems(doc, validate, `post ${undoPath}`, undo, back))
+        done.add('undo')
+      }
+    }
+    expect(problems).toEqual([])
+    const working = ['export', 'import_preview', 'import', 'bulk_update', 'undo', 'trash', 'search', 'history'].filter((r) => sent.has(r))
+    expect(working.filter((r) => !done.has(r)), 'routes whose example never went through').toEqual([])
+    expect(working.length).toBeGreaterThanOrEqual(3)
   })
 
   it('serves the page to browse it, its files loading', async () => {

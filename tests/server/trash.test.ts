@@ -392,6 +392,33 @@ describeEachDatabase(
         expect((await sql`select 1 from city where id = ${city.id}`.execute(t.current.db)).rows).toEqual([])
       })
     })
+
+    it('trashes a category with its sub categories in one batch (the contract’s cascade), out of the level lists, and restores them together', async () => {
+      const CATEGORIES = registry.category.api.base
+      const parent = await createRow(t.current, registry.category, { ...sampleInput(registry.category, {}), name: unique('Garden'), parent: null })
+      const child = await createRow(t.current, registry.category, { ...sampleInput(registry.category, {}), name: unique('Tools'), parent: parent.id })
+      const del = await t.current.call({ method: 'DELETE', url: `${CATEGORIES}/delete/${parent.id}` })
+      expect(del.status).toBe(200)
+      const inTrash = (await trashed(t.current, CATEGORIES, 'categorys')).rows.map((r) => r.id)
+      expect(inTrash).toEqual(expect.arrayContaining([parent.id, child.id]))
+      const parents = await t.current.call({ method: 'GET', url: `${CATEGORIES}/get_all_parent_category_without_pagination/` })
+      expect(parents.body.parent_categories.map((r: { id: number }) => r.id)).not.toContain(parent.id)
+      expect((await t.current.call({ method: 'POST', url: `${CATEGORIES}/restore/`, payload: { batch: del.body.batch } })).body.ids).toEqual(expect.arrayContaining([parent.id, child.id]))
+      const subs = await t.current.call({ method: 'GET', url: `${CATEGORIES}/get_all_sub_category_by_category_id_without_pagination/${parent.id}` })
+      expect(subs.body.sub_categories.map((r: { id: number }) => r.id)).toEqual([child.id])
+    })
+
+    it('keeps a trashed payment method out of its list, and the start-up seed neither brings it back nor fails on it', async () => {
+      const METHODS = registry.payment_method.api.base
+      const card = (await sql<{ id: number }>`select id from payment_method where name = 'card'`.execute(t.current.db)).rows[0]!
+      expect((await t.current.call({ method: 'DELETE', url: `${METHODS}/delete/${card.id}` })).status).toBe(200)
+      const { seedPaymentMethods } = await import('../../server/domain/membership/payment-method-seed')
+      await seedPaymentMethods(t.current.db)
+      const cards = await sql<{ id: number; deleted_at: unknown }>`select id, deleted_at from payment_method where name = 'card'`.execute(t.current.db)
+      expect(cards.rows).toEqual([{ id: card.id, deleted_at: expect.anything() }])
+      expect((await t.current.call({ method: 'GET', url: `${METHODS}/all/?size=100` })).body.paymentmethods.map((r: { name: string }) => r.name)).not.toContain('card')
+      expect((await t.current.call({ method: 'POST', url: `${METHODS}/restore/`, payload: { ids: [card.id] } })).status).toBe(200)
+    })
   },
   { entities: testEntities },
 )

@@ -16,6 +16,8 @@ export type RunningServer = {
   pid: number
   /** Whether the process is still running, and the tail of what it printed. */
   state: () => string
+  /** Everything it printed so far (stdout and stderr, interleaved as they came). */
+  output: () => string
   /** Whether something other than `stop()` signalled or ended the server (another job on the machine, say). */
   interrupted: () => boolean
   stop: () => Promise<void>
@@ -55,6 +57,7 @@ export async function startServer(env: Record<string, string> = {}, options: Spa
     dataDir,
     pid: child.pid!,
     interrupted: () => !stopping && (child.exitCode !== null || child.signalCode !== null || /shutting down/.test(output)),
+    output: () => output,
     state: () => `${child.exitCode === null && child.signalCode === null ? 'running' : `exited (${child.exitCode ?? child.signalCode})`}; its output ends:\n${output.slice(-2000)}`,
     stop: async () => {
       stopping = true

@@ -9,7 +9,7 @@ import { offerUndoDelete } from '../../src/engine/trash/trash-api'
 import { TrashLink } from '../../src/engine/trash/TrashLink'
 import { FeedbackView } from '../../src/engine/ui/Notifications'
 import { changeLanguage, loadNamespaces } from '../../src/i18n'
-import { accessTokenAnswers, api, cityBase, envelope, storeSession, storeSessionOf, type ServerUser } from './support/fixtures'
+import { accessTokenAnswers, adminUser, api, cityBase, cityHandlers, envelope, storeSession, storeSessionOf, type ServerUser } from './support/fixtures'
 import { renderApp } from './support/render-app'
 import { server } from './support/server'
 
@@ -187,5 +187,31 @@ describe('the Trash link and the Undo of a delete', () => {
     expect(await screen.findByText('2 Districts restored.')).toBeInTheDocument()
     expect(restored).toEqual([{ batch: '0f8fad5b-d9cb-469f-a165-70867728950e' }])
     expect(refreshed).toBe(1)
+  })
+
+  it('offers Undo after a delete from the record’s own form, back on the list', async () => {
+    storeSessionOf(adminUser)
+    const batch = '7c9e6679-7425-40de-944b-e07fc1f90ae7'
+    const restored: unknown[] = []
+    server.use(
+      ...cityHandlers,
+      http.get(api(`${cityBase}/history/2`), () => HttpResponse.json({ entries: [], next: null })),
+      http.get(api(`${cityBase}/delete_impact/2`), () => HttpResponse.json({ ids: [2], can_delete: true, references: [] })),
+      http.get(api('/country/api/v1/country/all/'), () => HttpResponse.json(envelope('countrys', [{ id: 18, name: 'Bangladesh' }]))),
+      http.get(api('/country/api/v1/country/18'), () => HttpResponse.json({ id: 18, name: 'Bangladesh' })),
+      http.get(api('/thana/api/v1/thana/search/'), () => HttpResponse.json(envelope('thanas', []))),
+      http.delete(api(`${cityBase}/delete/2`), () => HttpResponse.json({ detail: 'City id - 2 is deleted successfully', batch })),
+      http.post(api(`${cityBase}/restore/`), async ({ request }) => {
+        restored.push(await request.json())
+        return HttpResponse.json({ detail: 'Districts restored from the Trash: [2]', ids: [2] })
+      }),
+    )
+    const { user } = await renderApp(`${registry.city.ui.formPath}/2`)
+    await user.click(await screen.findByRole('button', { name: 'Delete' }))
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
+    const notice = (await screen.findByText('1 District moved to the Trash.')).closest('div')!
+    await user.click(within(notice).getByRole('button', { name: 'Undo' }))
+    expect(await screen.findByText('1 District restored.')).toBeInTheDocument()
+    expect(restored).toEqual([{ batch }])
   })
 })

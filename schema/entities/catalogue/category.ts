@@ -30,6 +30,7 @@ export const category = defineEntity({
     show_on_homepage: f.boolean({ default: false }),
   },
   listColumns: ['image', 'name', 'parent', 'is_active', 'is_top_category', 'show_on_homepage'],
+  trash: true,
   // The products in it.
   related: [{ entity: 'product', via: 'category', columns: ['name', 'product_code', 'brand', 'unit_price', 'is_verified'] }],
   nav: { group: 'e-commerce', icon: 'category', order: 2 },

@@ -28,6 +28,7 @@ export const paymentMethod = defineEntity({
   },
   rules: [cashOrBank],
   alsoListKeys: ['payment_methods'],
+  trash: true,
   // The shop's orders are paid by the same methods: its `/paymentmethod/api/v1/paymentmethod/…` (api-contract §4.9).
   alsoApi: ['paymentmethod'],
   nav: { group: 'membership', icon: 'payments', order: 9 },

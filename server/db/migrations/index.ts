@@ -187,6 +187,19 @@ export const migrations: readonly Migration[] = [
       await sql`create index audit_log_actor_at_idx on audit_log (actor, at desc)`.execute(trx)
     },
   },
+  {
+    version: 11,
+    name: 'throttles and rate limits counted in the database, and stamps of who callers are, so that several servers share both',
+    up: async (trx) => {
+      // One row per counted key (server/auth/throttle.ts): its hits in the window that ends at `resets_at`.
+      await sql`create table rate_limit (key text primary key, hits integer not null, resets_at timestamptz not null)`.execute(trx)
+      await sql`create index rate_limit_resets_at_idx on rate_limit (resets_at)`.execute(trx)
+      // Moved by every write that changes a caller's principal (server/auth/principal.ts): a user's
+      // own row, and row 0 for all of them (a role's or a permission's change). No foreign key:
+      // migrations run before the registry sync makes "user" on a new database.
+      await sql`create table principal_stamp (user_id bigint primary key, stamp bigint not null)`.execute(trx)
+    },
+  },
 ]
 
 /**

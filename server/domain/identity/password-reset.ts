@@ -71,8 +71,8 @@ export function registerPasswordResetRoutes(app: FastifyInstance, deps: ModuleDe
   const user = deps.registry.find((e) => e.name === 'user')!
   const { publicUrl } = authSettings()
   const passwordSchema = z.object({ password: validatorOf(user.fields.password!) })
-  const byAddress = requestLimiter(app, { ...PER_ADDRESS, name: 'forgot-password-address', message: 'detail.reset_throttled' })
-  const byEmail = requestLimiter(app, { ...PER_EMAIL, name: 'forgot-password-email', message: 'detail.reset_throttled' })
+  const byAddress = requestLimiter(db, { ...PER_ADDRESS, name: 'forgot-password-address', message: 'detail.reset_throttled' })
+  const byEmail = requestLimiter(db, { ...PER_EMAIL, name: 'forgot-password-email', message: 'detail.reset_throttled' })
   const detail = (request: FastifyRequest, key: string) => ({ detail: messageFor(request.headers['accept-language'], { key }) })
 
   /** Mails a reset link to the account using `email`, if there is one and it is active; nothing otherwise. */
@@ -94,8 +94,8 @@ export function registerPasswordResetRoutes(app: FastifyInstance, deps: ModuleDe
 
   app.post(FORGOT_PASSWORD_PATH, { config: { isPublic: true } }, async (request) => {
     const { email } = parseWith(forgotSchema, request.body, { email: 'field.email' })
-    await byAddress(request, request.ip)
-    await byEmail(request, email.toLowerCase())
+    await byAddress(request.ip)
+    await byEmail(email.toLowerCase())
     // Answered before the address is looked up, whoever asks: the work a known address needs
     // (a token, a mail written and queued — a write the database must commit) made its answer
     // measurably slower (median 54.9 against 41.2 ms), which told who has an account. The

@@ -84,8 +84,8 @@ export const userRules: EntityHooks = {
     }
     if (values) await checkPhones(trx, entity, idOf(before?.id), values)
   },
-  afterWrite({ rowId }) {
-    forgetPrincipal(rowId)
+  async afterWrite({ trx, rowId }) {
+    await forgetPrincipal(trx, rowId)
   },
 }
 
@@ -100,13 +100,13 @@ export const roleRules: EntityHooks = {
       if (values) refuseMissing(actor, await permissionNamesOf(trx, (values.permissions as number[] | null) ?? []), 'detail.give_role_permissions')
     }
   },
-  afterWrite() {
-    forgetPrincipal()
+  async afterWrite({ trx }) {
+    await forgetPrincipal(trx)
   },
 }
 
 export const permissionRules: EntityHooks = {
-  afterWrite() {
-    forgetPrincipal()
+  async afterWrite({ trx }) {
+    await forgetPrincipal(trx)
   },
 }

@@ -43,8 +43,8 @@ const userEntity = (deps: ModuleDeps) => deps.registry.find((e) => e.name === 'u
 
 export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, throttle?: ThrottleOptions): void {
   const { db } = deps
-  const limiter = loginThrottle(app, throttle)
-  const registrations = requestLimiter(app, { ...REGISTER_LIMIT, name: 'register', message: 'detail.register_throttled' })
+  const limiter = loginThrottle(db, throttle)
+  const registrations = requestLimiter(db, { ...REGISTER_LIMIT, name: 'register', message: 'detail.register_throttled' })
   const { tokenOf, isRenewable } = sessionTokens(db, deps.jwtSecret)
   const now = nowInSeconds
   const session = async (userId: number, ref: SessionRef) => ({ user: (await publicUser(db, userId))!, access_token: await tokenOf(userId, ref) })
@@ -55,14 +55,14 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
       select id, password, is_active from "user" where lower(email) = ${email}`.execute(db)
     const user = r.rows[0]
     const account = email.toLowerCase()
-    await limiter.check(request, account)
+    await limiter.check(account, request.ip)
     const ok = await verifyPassword(user?.password, password)
     // One answer for an unknown e-mail, a wrong password and an inactive account.
     if (!user || !ok || !user.is_active) {
-      await limiter.fail(request, account)
+      await limiter.fail(account, request.ip)
       throw new UnauthorizedError({ key: 'detail.no_account' })
     }
-    limiter.succeed(account)
+    await limiter.succeed(account)
     await touchLastLogin(db, user.id)
     const ref = { signedInAt: now(), sessionId: newSessionId() }
     const [access, refresh] = await Promise.all([tokenOf(user.id, ref, 'access'), tokenOf(user.id, ref, 'refresh')])
@@ -87,7 +87,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: ModuleDeps, th
 
   app.post('/api/auth/register', { config: { isPublic: true } }, async (request, reply) => {
     // Every attempt counts, refused ones too: they probe which e-mails are taken.
-    await registrations(request, request.ip)
+    await registrations(request.ip)
     const body = bodyOf(request)
     const setting = await sql<{ is_registration_open: boolean }>`select is_registration_open from general_setting order by id desc limit 1`.execute(db)
     if (setting.rows[0]?.is_registration_open === false) throw new ForbiddenError({ key: 'detail.registration_closed' })

@@ -81,7 +81,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
   const createPermissions = userEntities(deps.registry).map((e) => e.permissions.CREATE)
   const updatePermissions = userEntities(deps.registry).map((e) => e.permissions.UPDATE)
   // Limited as registration is (server/auth/throttle.ts), per caller: every check is signed in.
-  const checks = requestLimiter(app, { ...CHECK_LIMIT, name: 'uniqueness-check', message: 'detail.check_throttled' })
+  const checks = requestLimiter(deps.db, { ...CHECK_LIMIT, name: 'uniqueness-check', message: 'detail.check_throttled' })
 
   for (const { field, label } of CHECKS) {
     for (const when of ['create', 'update'] as const) {
@@ -90,7 +90,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: ModuleDeps): void
         // Anyone may check their own profile's values while editing it (`user=<own id>`).
         { config: when === 'create' ? { permission: createPermissions } : { permission: updatePermissions, selfQuery: 'user' } },
         async (request) => {
-          await checks(request, request.principal ? `user:${request.principal.id}` : `address:${request.ip}`)
+          await checks(request.principal ? `user:${request.principal.id}` : `address:${request.ip}`)
           const raw = request.query[field]
           if (typeof raw !== 'string' || raw.trim() === '') throw new BusinessError({ key: 'detail.value_missing', params: { label: `field.${field}`, name: label } })
           let except = 0

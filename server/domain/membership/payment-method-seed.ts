@@ -31,6 +31,6 @@ export async function seedPaymentMethods(db: Db): Promise<void> {
     await sql`insert into payment_method (name, type)
       select name, type from unnest(${shop.map((m) => m.name)}::text[], ${shop.map((m) => m.type)}::text[]) as seed(name, type)
       where not exists (select 1 from payment_method where name = any(${SHOP_METHODS}::text[]))
-      on conflict (name) do nothing`.execute(trx)
+      on conflict do nothing`.execute(trx)
   })
 }

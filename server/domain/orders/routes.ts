@@ -103,7 +103,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     const body = req.body as Line | undefined
     const given = body && typeof body === 'object' ? body.payment_method : undefined
     if (typeof given !== 'string' || rowIdValueOf(given) !== null || given.trim() === '' || given.length > 100) return
-    const found = await sql<{ id: number }>`select id from payment_method where name = ${given.trim().toLowerCase()}`.execute(deps.db)
+    const found = await sql<{ id: number }>`select id from payment_method where name = ${given.trim().toLowerCase()} and deleted_at is null`.execute(deps.db)
     if (found.rows[0]) body!.payment_method = Number(found.rows[0].id)
   })
 

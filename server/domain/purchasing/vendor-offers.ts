@@ -70,10 +70,10 @@ export function registerVendorOffers(app: FastifyInstance, deps: ModuleDeps, par
   const { request, picture, vendor } = parts
   const shape = offerShape(picture)
   const engine = { db: deps.db, registry: deps.registry, hooks: deps.hooks, mediaDir: deps.mediaDir }
-  const offers = requestLimiter(app, { ...OFFER_LIMIT, name: 'vendor-offer', message: 'detail.offer_throttled' })
+  const offers = requestLimiter(deps.db, { ...OFFER_LIMIT, name: 'vendor-offer', message: 'detail.offer_throttled' })
 
   app.post(`${request.api.base}/create_vendor_purchase_request/`, { config: { isPublic: true } }, async (req, reply) => {
-    await offers(req, req.ip)
+    await offers(req.ip)
     const body = await readBody(req, shape, deps.mediaDir)
     try {
       const answer = await offer(req, body.values)

@@ -125,8 +125,8 @@ export function registerImportRoutes(app: FastifyInstance, entity: Entity<string
 
   for (const base of entity.api.bases) {
     if (entity.api.except[base]?.includes('create')) continue
-    app.post(`${base}/import/preview/`, { config: { ...config, openapi: routeDocs.importPreview } }, preview)
-    app.post(`${base}/import/`, { config: { ...config, openapi: routeDocs.importRun } }, importFile)
-    app.get<{ Params: { token: string } }>(`${base}/import/rejected/:token`, { config: { ...config, openapi: routeDocs.importRejected } }, rejected)
+    app.post(`${base}/import/preview/`, { config: { ...config, openapi: routeDocs.importPreview(entity) } }, preview)
+    app.post(`${base}/import/`, { config: { ...config, openapi: routeDocs.importRun(entity) } }, importFile)
+    app.get<{ Params: { token: string } }>(`${base}/import/rejected/:token`, { config: { ...config, openapi: routeDocs.importRejected(entity) } }, rejected)
   }
 }

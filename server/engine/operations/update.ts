@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors'
-import type { Row } from '../../db/types'
+import type { Row, Trx } from '../../db/types'
 import { authorize, type EngineCtx } from '../access'
 import { writeAudit } from '../audit'
 import { fillSlugs } from '../slugs'
@@ -46,14 +46,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
     for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
     const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, merged, 'update'), rowId)
     await checkReferences(trx, ctx.registry, entity, values)
-    await checkOwnVia(ctx, trx, values)
-    await checkWithin(trx, ctx.registry, entity, values)
-    await renumberIfMoved(trx, entity, before, values)
-    if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {
-      throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
-    }
-    refuseForeignFiles(entity, values, before, ctx.uploads)
-    await runBefore(ctx, trx, 'update', before, values, given)
+    await checkChange(ctx, trx, before, values, given)
     const [root, own] = tablesOf(entity)
     await trx
       .updateTable(root!.table)
@@ -71,4 +64,22 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
     // What followed may have set more (a line's cost as its goods moved again, a posting's number).
     return answer(ctx, trx, entity.moves || entity.posts ? (await read(ctx, trx, rowId))! : after)
   })
+}
+
+/**
+ * What an update checks once its values are judged and its references found, before it is
+ * stored: the caller's own rows, the scope of a `within`, a dated number's move, an id taken
+ * from a reference, files of another record, and the entity's beforeWrite hooks. One order,
+ * shared by the bulk change (bulk-update-batch.ts).
+ */
+export async function checkChange(ctx: EngineCtx, trx: Trx, before: Values, values: Values, given: Values): Promise<void> {
+  const { entity } = ctx
+  await checkOwnVia(ctx, trx, values)
+  await checkWithin(trx, ctx.registry, entity, values)
+  await renumberIfMoved(trx, entity, before, values)
+  if (entity.idFrom && values[entity.idFrom] !== before[entity.idFrom]) {
+    throw new ValidationError({ [entity.idFrom]: [{ key: 'validation.id_from', params: { label: entity.fieldLabelKey(entity.idFrom), entity: entity.labelKey } }] })
+  }
+  refuseForeignFiles(entity, values, before, ctx.uploads)
+  await runBefore(ctx, trx, 'update', before, values, given)
 }

@@ -1,7 +1,7 @@
-import { useId, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useId, useState, useSyncExternalStore } from 'react'
 import { type AnyField, readsLeftToRight, thumbnailOf } from '../../../schema/kit'
-import { useFormat } from '../../i18n/useFormat'
+import { i18n, isLanguage, type Language } from '../../i18n'
+import { formattersFor, type Formatters } from '../../i18n/useFormat'
 import { Icon } from '../ui/icons'
 import { StatusChip } from '../ui/StatusChip'
 
@@ -38,6 +38,47 @@ export function cellValueOf(field: AnyField, row: Readonly<Record<string, unknow
   return typeof label === 'string' || typeof label === 'number' ? { id: value, name: label } : value
 }
 
+/**
+ * The words and formats of a cell in the interface's language. A list draws hundreds of cells
+ * as it scrolls: react-i18next's hook and a cell's own Intl formatters cost more than the cell
+ * itself, so cells share one set of formatters per language and one subscription to what
+ * changes their words (the language, a catalogue loaded later — the app's `bindI18nStore`).
+ */
+const formattersByLanguage = new Map<Language, Formatters>()
+function formattersOf(language: Language): Formatters {
+  let formatters = formattersByLanguage.get(language)
+  if (!formatters) {
+    formatters = formattersFor(language)
+    formattersByLanguage.set(language, formatters)
+  }
+  return formatters
+}
+
+let wordsRevision = 0
+const wordsListeners = new Set<() => void>()
+let isBoundToI18n = false
+function subscribeToWords(listener: () => void): () => void {
+  if (!isBoundToI18n) {
+    isBoundToI18n = true
+    const changed = () => {
+      wordsRevision++
+      for (const l of wordsListeners) l()
+    }
+    i18n.on('languageChanged', changed)
+    i18n.store.on('added', changed)
+  }
+  wordsListeners.add(listener)
+  return () => wordsListeners.delete(listener)
+}
+const wordsRevisionNow = () => wordsRevision
+const translate: typeof i18n.t = i18n.t.bind(i18n)
+
+function useCellWords(): { t: typeof i18n.t; format: Formatters } {
+  useSyncExternalStore(subscribeToWords, wordsRevisionNow, wordsRevisionNow)
+  const lng = i18n.resolvedLanguage ?? i18n.language
+  return { t: translate, format: formattersOf(isLanguage(lng) ? lng : 'en') }
+}
+
 const hrefOf = (url: string) => (/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`)
 
 const linkClass = 'text-indigo-600 hover:underline dark:text-indigo-400'
@@ -50,7 +91,7 @@ export const REFS_SHOWN = 2
  * a button that shows and hides the names (a disclosure), so a row never grows wide or tall.
  */
 function RefsCell({ field, names }: { field: AnyField; names: readonly string[] }) {
-  const { t } = useTranslation()
+  const { t } = useCellWords()
   const [isOpen, setIsOpen] = useState(false)
   const id = useId()
   if (names.length === 0) return <span className="text-slate-300 dark:text-slate-600">—</span>
@@ -86,7 +127,6 @@ function RefsCell({ field, names }: { field: AnyField; names: readonly string[] 
   )
 }
 
-/** One list cell, by the field's `cell` kind (registry). */
 /**
  * An image in a list: its thumbnail (schema/kit/media.ts), loaded when scrolled into view;
  * the original for an upload older than thumbnails (or one kept outside /media).
@@ -107,36 +147,63 @@ function Thumbnail({ url }: { url: string }) {
   )
 }
 
+const emptyCell = <span className="text-slate-300 dark:text-slate-600">—</span>
+
+function BooleanCell({ field, isOn }: { field: AnyField; isOn: boolean }) {
+  const { t } = useCellWords()
+  // A flag of the clock (overdue): said when it holds, in red; nothing to say otherwise.
+  if (field.pastDue) {
+    return isOn ? (
+      <span className="inline-flex items-center gap-1 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-950 dark:text-red-300">
+        <Icon name="warning" className="size-3.5" />
+        {t(field.label ?? 'list.true')}
+      </span>
+    ) : (
+      emptyCell
+    )
+  }
+  return (
+    <span className={isOn ? 'text-emerald-600 dark:text-emerald-400' : 'text-slate-400'} title={t(isOn ? 'list.true' : 'list.false')}>
+      <Icon name={isOn ? 'check' : 'x'} className="inline size-5" />
+      <span className="sr-only">{t(isOn ? 'list.true' : 'list.false')}</span>
+    </span>
+  )
+}
+
+/** A number, an amount or a date, as the interface's language writes it. */
+function FormattedCell({ field, value }: { field: AnyField; value: unknown }) {
+  const { format } = useCellWords()
+  switch (field.cell) {
+    case 'number':
+      return <>{typeof value === 'number' ? format.integer(value) : String(value)}</>
+    case 'date':
+      return <>{format.date(String(value))}</>
+    case 'datetime':
+      return <>{format.dateTime(String(value))}</>
+    default:
+      return <>{format.decimal(String(value), field.cell === 'money' ? 2 : (String(value).split('.')[1]?.length ?? 0))}</>
+  }
+}
+
+function OptionCell({ value }: { value: string }) {
+  const { t } = useCellWords()
+  return <>{t(`option.${value}`, { defaultValue: value })}</>
+}
+
+/**
+ * One list cell, by the field's `cell` kind (registry). Plain values (text, a reference's name,
+ * a link) take no hook at all; only the cells with words or formats subscribe to the language.
+ */
 export function FieldCell({ field, value }: { field: AnyField; value: unknown }) {
-  const { t } = useTranslation()
-  const format = useFormat()
-  if (value === null || value === undefined || value === '') return <span className="text-slate-300 dark:text-slate-600">—</span>
+  if (value === null || value === undefined || value === '') return emptyCell
 
   switch (field.cell) {
     case 'ref':
       return <>{refName(value)}</>
     case 'refs':
       return <RefsCell field={field} names={Array.isArray(value) ? value.map(refName) : []} />
-    case 'boolean': {
-      const isOn = value === true
-      // A flag of the clock (overdue): said when it holds, in red; nothing to say otherwise.
-      if (field.pastDue) {
-        return isOn ? (
-          <span className="inline-flex items-center gap-1 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-950 dark:text-red-300">
-            <Icon name="warning" className="size-3.5" />
-            {t(field.label ?? 'list.true')}
-          </span>
-        ) : (
-          <span className="text-slate-300 dark:text-slate-600">—</span>
-        )
-      }
-      return (
-        <span className={isOn ? 'text-emerald-600 dark:text-emerald-400' : 'text-slate-400'} title={t(isOn ? 'list.true' : 'list.false')}>
-          <Icon name={isOn ? 'check' : 'x'} className="inline size-5" />
-          <span className="sr-only">{t(isOn ? 'list.true' : 'list.false')}</span>
-        </span>
-      )
-    }
+    case 'boolean':
+      return <BooleanCell field={field} isOn={value === true} />
     case 'link': {
       const text = String(value)
       const href = field.kind === 'email' ? `mailto:${text}` : hrefOf(text)
@@ -147,16 +214,13 @@ export function FieldCell({ field, value }: { field: AnyField; value: unknown })
       )
     }
     case 'number':
-      return <>{typeof value === 'number' ? format.integer(value) : String(value)}</>
     case 'decimal':
     case 'money':
-      return <>{format.decimal(String(value), field.cell === 'money' ? 2 : (String(value).split('.')[1]?.length ?? 0))}</>
     case 'date':
-      return <>{format.date(String(value))}</>
     case 'datetime':
-      return <>{format.dateTime(String(value))}</>
+      return <FormattedCell field={field} value={value} />
     case 'enum':
-      return <>{t(`option.${String(value)}`, { defaultValue: String(value) })}</>
+      return <OptionCell value={String(value)} />
     case 'status':
       return <StatusChip value={String(value)} tones={field.tones} />
     case 'image':

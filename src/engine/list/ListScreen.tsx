@@ -1,20 +1,18 @@
 import { columnSizingFeature, createColumnHelper, tableFeatures, useTable, type ColumnDef, type ColumnSizingState, type Updater } from '@tanstack/react-table'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { createContext, lazy, memo, Suspense, useCallback, useContext, useId, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
+import { createContext, lazy, Suspense, useCallback, useContext, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { isDeletableRow, isEditableIn } from '../../../schema/kit'
-import { labelOf, titleOf, type AnyEntity, type Row } from '../entity-api'
+import { type AnyEntity, type Row } from '../entity-api'
 import { errorText } from '../errors'
 import { useAccess } from '../access-context'
 import { Banner } from '../ui/Banner'
 import { Icon } from '../ui/icons'
-import { cellValueOf, FieldCell, isNumericCell } from './FieldCell'
+import { isNumericCell } from './FieldCell'
 import { FilterChips, ViewFilterChips } from './FilterChips'
 import { SkeletonRows } from './ListSkeleton'
 import { useListController, type ListController } from './useListController'
 import { ListSearchBox, NewRecordLink } from './ListToolbar'
-import { pinnedCell, pinnedHeaderCell, TableFrame } from './TableFrame'
-import { RecordActions } from '../actions/RecordActions'
+import { pinnedHeaderCell, TableFrame } from './TableFrame'
 import { LazyDeleteDialog } from './LazyDeleteDialog'
 import { ListTools } from './ListTools'
 import { SelectionTools } from './SelectionTools'
@@ -24,6 +22,9 @@ import { clampWidth, defaultWidthOf, withColumnWidth, type Density } from './col
 import { ListFooter } from './ListFooter'
 import { SavedViewsMenu } from './SavedViewsMenu'
 import { VirtualRows } from './VirtualRows'
+import { formHref, ListTableRow, useRowKit, type RowSizing } from './ListTableRow'
+
+export { formHref }
 
 /**
  * The generic list screen of any registry entity: header with search, filters, saved views,
@@ -49,8 +50,7 @@ function useController(): ListController {
 const checkboxClass =
   'size-4 rounded border-slate-300 text-indigo-600 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-600'
 
-/** Cell padding by density; the rows of "All" are drawn at about these heights (VirtualRows measures them). */
-const cellPadding: Record<Density, string> = { comfortable: 'px-4 py-3', compact: 'px-3 py-1.5' }
+/** Header padding by density (the rows' is ListTableRow's); the rows of "All" are drawn at about these heights (VirtualRows measures them). */
 const headPadding: Record<Density, string> = { comfortable: 'px-4 py-3', compact: 'px-3 py-2' }
 export const rowHeights: Record<Density, number> = { comfortable: 45, compact: 33 }
 /** A row's buttons (delete, actions: 30 px) make it taller than its text: the estimate of rows not yet drawn says so, or "All" ends short of its last row until each is measured. */
@@ -64,9 +64,6 @@ if (typeof document !== 'undefined') {
 }
 /** Focus the keyboard gave (Tab), not a click's. */
 const isKeyboardFocus = (_target: EventTarget): boolean => isKeyboardInput
-
-/** Whether the row may be selected: for a delete, one that may be deleted; for a change only, one its status does not lock. */
-const isSelectableRow = (c: ListController, row: Row) => (c.canBulkDelete ? isDeletableRow(c.entity, row) : isEditableIn(c.entity, row))
 
 function SelectAllCheckbox() {
   const { t } = useTranslation()
@@ -85,27 +82,6 @@ function SelectAllCheckbox() {
       aria-label={t('list.select_all')}
     />
   )
-}
-
-function SelectRowCheckbox({ row }: { row: Row }) {
-  const { t } = useTranslation()
-  const c = useController()
-  // Rows that cannot be deleted (built in, or locked by their status) cannot be selected for it.
-  if (!isSelectableRow(c, row)) return null
-  return (
-    <input
-      type="checkbox"
-      className={checkboxClass}
-      checked={c.selection.has(row.id)}
-      onChange={() => c.toggleRow(row.id)}
-      aria-label={t('list.select_row', { label: titleOf(c.entity, row) })}
-    />
-  )
-}
-
-function SerialCell({ index }: { index: number }) {
-  const c = useController()
-  return <span className="tabular-nums text-slate-500 dark:text-slate-400">{c.serialOf(index)}</span>
 }
 
 function SortHeader({ field }: { field: string }) {
@@ -130,52 +106,9 @@ function SortHeader({ field }: { field: string }) {
   )
 }
 
-function RowActions({ row }: { row: Row }) {
-  const c = useController()
-  return (
-    <div className="flex items-center justify-end gap-1">
-      {Object.keys(c.entity.actions).length > 0 && <RecordActions entity={c.entity} row={row} size="compact" />}
-      {c.canDelete && isDeletableRow(c.entity, row) && <DeleteButton row={row} />}
-    </div>
-  )
-}
-
-function DeleteButton({ row }: { row: Row }) {
-  const { t } = useTranslation()
-  const c = useController()
-  return (
-    <button
-      type="button"
-      onClick={() => c.askDelete(row)}
-      className="rounded-md p-1.5 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-red-500 dark:hover:bg-red-950 dark:hover:text-red-400"
-      aria-label={t('list.delete_row', { label: titleOf(c.entity, row) })}
-    >
-      <Icon name="trash" className="size-4.5" />
-    </button>
-  )
-}
-
 function ColumnsHeaderLabel({ id }: { id: 'serial' | 'actions' }) {
   const { t } = useTranslation()
   return id === 'serial' ? <>{t('list.serial')}</> : <span className="sr-only">{t('list.actions')}</span>
-}
-
-/** The row's link to its record (the label column's cell): a real link, so the browser can open it in a new tab. */
-function RowLink({ row, name }: { row: Row; name: string }) {
-  const c = useController()
-  const field = c.entity.fields[name]!
-  const value = row[name]
-  const isEmpty = value === null || value === undefined || value === ''
-  return (
-    <Link
-      to={formHref(c.entity, row)}
-      aria-label={isEmpty ? labelOf(c.entity, row) : undefined}
-      className="rounded text-slate-900 decoration-indigo-400 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-100"
-    >
-      {/* A link cell (an e-mail) is plain text here: a link cannot hold another. */}
-      {field.cell === 'link' && !isEmpty ? String(value) : <FieldCell field={field} value={value} />}
-    </Link>
-  )
 }
 
 /** The widths of the columns that are not fields: a checkbox, a serial number up to five digits, the row's buttons. */
@@ -191,47 +124,21 @@ const actionsWidthOf = (entity: AnyEntity, canDelete: boolean) => 24 + (Object.k
  */
 function columnsOf(
   entity: AnyEntity,
-  { names, labelOf: labelFor, canSelect, canDelete, hasActions, linkColumn }: { names: readonly string[]; labelOf: (name: string) => string; canSelect: boolean; canDelete: boolean; hasActions: boolean; linkColumn?: string },
+  { names, labelOf: labelFor, canSelect, canDelete, hasActions }: { names: readonly string[]; labelOf: (name: string) => string; canSelect: boolean; canDelete: boolean; hasActions: boolean },
 ): ColumnDef<Features, Row, unknown>[] {
+  // Headers and widths only: the rows draw their cells themselves (ListTableRow), by these ids.
   return [
-    ...(canSelect
-      ? [helper.display({ id: 'select', size: SELECT_WIDTH, header: () => <SelectAllCheckbox />, cell: ({ row }) => <SelectRowCheckbox row={row.original} /> })]
-      : []),
-    helper.display({ id: 'serial', size: SERIAL_WIDTH, header: () => <ColumnsHeaderLabel id="serial" />, cell: ({ row }) => <SerialCell index={row.index} /> }),
-    ...names.map((name) =>
-      helper.accessor((row: Row) => cellValueOf(entity.fields[name]!, row, name), {
-        id: name,
-        size: defaultWidthOf(entity.fields[name]!, labelFor(name)),
-        header: () => <SortHeader field={name} />,
-        cell: (info) => (name === linkColumn ? <RowLink row={info.row.original} name={name} /> : <FieldCell field={entity.fields[name]!} value={info.getValue()} />),
-      }),
-    ),
-    ...(canDelete || hasActions
-      ? [helper.display({ id: 'actions', size: actionsWidthOf(entity, canDelete), header: () => <ColumnsHeaderLabel id="actions" />, cell: ({ row }) => <RowActions row={row.original} /> })]
-      : []),
+    ...(canSelect ? [helper.display({ id: 'select', size: SELECT_WIDTH, header: () => <SelectAllCheckbox /> })] : []),
+    helper.display({ id: 'serial', size: SERIAL_WIDTH, header: () => <ColumnsHeaderLabel id="serial" /> }),
+    ...names.map((name) => helper.display({ id: name, size: defaultWidthOf(entity.fields[name]!, labelFor(name)), header: () => <SortHeader field={name} /> })),
+    ...(canDelete || hasActions ? [helper.display({ id: 'actions', size: actionsWidthOf(entity, canDelete), header: () => <ColumnsHeaderLabel id="actions" /> })] : []),
   ]
 }
 
 const ariaSortOf = (direction: 'asc' | 'desc' | null) => (direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none')
 
-export function formHref(entity: AnyEntity, row: Row): string {
-  const label = labelOf(entity, row)
-  return `${entity.ui.formPath}/${row.id}${label ? `/${encodeURIComponent(label)}` : ''}`
-}
-
 /** The column whose cell is the row's link: the label's when it is shown, or the first shown. */
 const linkColumnOf = (entity: AnyEntity, names: readonly string[]) => (names.includes(entity.labelField) ? entity.labelField : names[0])
-
-/** Short values stay on one line (a wide table scrolls in its card); free text and long lists may wrap. */
-const keepsOneLine = (field: AnyEntity['fields'][string]) => field.cell !== 'refs' && (field.kind !== 'text' || (field.maxLength ?? Infinity) <= 50)
-/**
- * A long text wraps within a sensible width: never squeezed to a word (a site's address was one
- * character wide beside the other columns), never taking the row's width from the decisive ones.
- */
-const wrapsWithin = (field: AnyEntity['fields'][string]) => field.kind === 'text' && (field.widget === 'textarea' || (field.maxLength ?? Infinity) > 200)
-
-/** A click on a control inside a row (a checkbox, a button, a link) is that control's, not the row's. */
-const isOnControl = (target: EventTarget) => target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, [role="button"], [role="separator"]') !== null
 
 const FilterPanel = lazy(() => import('./FilterPanel').then((m) => ({ default: m.FilterPanel })))
 
@@ -260,84 +167,6 @@ function FiltersButton({ count, isOpen, onToggle, controls }: { count: number; i
   )
 }
 
-type ListTable = ReturnType<typeof useTable<Features, Row>>
-type TableRow = ReturnType<ListTable['getRowModel']>['rows'][number]
-
-/** How cells are laid out: by the widths set (pages), or every column at its width, on one line ("All"). */
-type Sizing = { isFixed: boolean; widths: Readonly<Record<string, number>>; density: Density }
-
-/** One row of the table: memoised, so the rows that stay in view while "All" scrolls are not drawn again. */
-const ListRow = memo(function ListRow({
-  row,
-  table,
-  sizing,
-  isSelected,
-  canOpen,
-  onOpen,
-  measure,
-  ariaRowIndex,
-}: {
-  row: TableRow
-  table: ListTable
-  sizing: Sizing
-  isSelected: boolean | undefined
-  canOpen: boolean
-  onOpen: (row: Row, inNewTab: boolean) => void
-  measure?: (el: HTMLTableRowElement | null) => void
-  ariaRowIndex?: number
-}) {
-  const c = useController()
-  const entity = c.entity
-  return (
-    <tr
-      ref={measure}
-      data-index={row.index}
-      aria-rowindex={ariaRowIndex}
-      data-open={canOpen || undefined}
-      // A row opens its record like the link in it: a click here, Ctrl/Cmd- or middle-click in a new tab.
-      onClick={(e) => {
-        if (!isOnControl(e.target)) onOpen(row.original, e.ctrlKey || e.metaKey || e.shiftKey)
-      }}
-      onMouseDown={(e) => {
-        // No autoscroll on a middle click that opens a tab.
-        if (e.button === 1 && canOpen && !isOnControl(e.target)) e.preventDefault()
-      }}
-      onAuxClick={(e) => {
-        if (e.button === 1 && !isOnControl(e.target)) onOpen(row.original, true)
-      }}
-      aria-selected={isSelected}
-      className="group transition-colors hover:bg-slate-50 focus-within:bg-indigo-50/60 aria-selected:bg-indigo-50/60 data-[open]:cursor-pointer dark:hover:bg-slate-800/60 dark:focus-within:bg-indigo-950/30 dark:aria-selected:bg-indigo-950/30"
-    >
-      {row.getAllCells().map((cell) => {
-        const id = cell.column.id
-        const field = entity.fields[id]
-        const width = sizing.widths[id]
-        // A width set (or every width, in "All"): the cell keeps to it, its text cut with an ellipsis.
-        const isBounded = field !== undefined && (sizing.isFixed || width !== undefined)
-        const bound: CSSProperties | undefined = isBounded && !sizing.isFixed ? { maxWidth: width } : undefined
-        return (
-          <td
-            key={cell.id}
-            className={`${cellPadding[sizing.density]} ${(field && keepsOneLine(field)) || isBounded ? 'whitespace-nowrap' : ''} ${field && isNumericCell(field) ? 'text-end tabular-nums' : ''} ${id === entity.labelField ? 'font-medium text-slate-900 dark:text-slate-100' : 'text-slate-600 dark:text-slate-300'} ${id === 'actions' ? pinnedCell : ''} ${sizing.isFixed ? 'overflow-hidden text-ellipsis' : ''}`}
-          >
-            {isBounded ? (
-              <div className="overflow-hidden text-ellipsis" style={bound}>
-                <table.FlexRender cell={cell} />
-              </div>
-            ) : field && wrapsWithin(field) ? (
-              <div className="min-w-48 max-w-80">
-                <table.FlexRender cell={cell} />
-              </div>
-            ) : (
-              <table.FlexRender cell={cell} />
-            )}
-          </td>
-        )
-      })}
-    </tr>
-  )
-})
-
 /** `headerExtra`: a module's own control in the list's toolbar (the groups' List/Tree switch). */
 export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerExtra?: ReactNode }) {
   const { t } = useTranslation()
@@ -353,10 +182,11 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
   const linkColumn = linkColumnOf(entity, names)
   const labelFor = useCallback((name: string) => t(entity.fieldLabelKey(name)), [t, entity])
   const columns = useMemo(
-    () => columnsOf(entity, { names, labelOf: labelFor, canSelect, canDelete, hasActions, linkColumn: canOpen ? linkColumn : undefined }),
+    () => columnsOf(entity, { names, labelOf: labelFor, canSelect, canDelete, hasActions }),
     // The names as text: a new array of the same columns keeps the definitions.
-    [entity, names.join(','), labelFor, canSelect, canDelete, hasActions, canOpen, linkColumn],
+    [entity, names.join(','), labelFor, canSelect, canDelete, hasActions],
   )
+  const columnIds = useMemo(() => columns.map((c) => c.id!), [columns])
   const widths = layout.columns.widths
   // TanStack Table's column sizing holds the widths dragged; the layout keeps them (per user, and in a saved view).
   const onColumnSizingChange = useCallback(
@@ -383,7 +213,7 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
   const isFiltered = controller.activeFilters.length > 0
   const searchField = entity.searchFields[0]
   const isFixed = controller.isAll
-  const sizing: Sizing = useMemo(() => ({ isFixed, widths, density: layout.density }), [isFixed, widths, layout.density])
+  const sizing: RowSizing = useMemo(() => ({ isFixed, widths, density: layout.density }), [isFixed, widths, layout.density])
   const headers = table.getHeaderGroups()
   const fixedWidth = isFixed ? headers[0]!.headers.reduce((sum, h) => sum + h.getSize(), 0) : undefined
   const isBusy = query.isFetching || controller.allQuery.isFetching
@@ -398,20 +228,22 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
     },
     [canOpen, entity, navigate],
   )
-  const rowModel = table.getRowModel().rows
-  const renderRow = (row: TableRow, measure?: (el: HTMLTableRowElement | null) => void) => (
-    <ListRow
-      key={row.id}
-      row={row}
-      table={table}
-      sizing={sizing}
-      isSelected={canSelect ? controller.selection.has(row.original.id) : undefined}
-      canOpen={canOpen}
-      onOpen={open}
-      measure={measure}
-      ariaRowIndex={isFixed ? row.index + 2 : undefined}
-    />
-  )
+  const rowKit = useRowKit(controller, { columns: columnIds, linkColumn: canOpen ? linkColumn : undefined, sizing, canOpen, t, onOpen: open })
+  const rows = controller.rows
+  const renderRow = (index: number, measure?: (el: HTMLTableRowElement | null) => void) => {
+    const row = rows[index]!
+    return (
+      <ListTableRow
+        key={index}
+        row={row}
+        index={index}
+        kit={rowKit}
+        isSelected={canSelect ? controller.selection.has(row.id) : undefined}
+        measure={measure}
+        ariaRowIndex={isFixed ? index + 2 : undefined}
+      />
+    )
+  }
 
   return (
     <ControllerContext.Provider value={controller}>
@@ -420,7 +252,7 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
           <div>
             <h1 className="text-2xl font-semibold tracking-tight">{t(entity.listTitleKey)}</h1>
             <p className="mt-1 text-sm text-slate-500 dark:text-slate-400" aria-live="polite">
-              {query.data ? t('dashboard.records', { count: controller.totalElements }) : '\u00a0'}
+              {query.data ? (controller.totalIsLowerBound ? t('list.records_more', { total: controller.totalElements }) : t('dashboard.records', { count: controller.totalElements })) : '\u00a0'}
               {controller.savedLink.current && <span className="ms-2 font-medium text-indigo-700 dark:text-indigo-300">· {controller.savedLink.current.name}</span>}
             </p>
           </div>
@@ -557,16 +389,16 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
         >
           {isFixed && !isFirstLoad ? (
             <VirtualRows
-              count={rowModel.length}
+              count={rows.length}
               scrollRef={scrollRef}
               estimateSize={rowHeights[layout.density] + (columns.some((c) => c.id === 'actions') ? BUTTON_ROW_EXTRA : 0)}
               columns={columns.length}
-              renderRow={(index, measure) => renderRow(rowModel[index]!, measure)}
+              renderRow={renderRow}
             />
           ) : (
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {isFirstLoad && <SkeletonRows columns={columns.length} />}
-              {rowModel.map((row) => renderRow(row))}
+              {rows.map((_, index) => renderRow(index))}
             </tbody>
           )}
         </TableFrame>

@@ -1,13 +1,13 @@
 import { z } from 'zod'
-import { currentLanguage } from '../../i18n'
-import { ApiError, apiToken, bodyOf, errorOfBody, NETWORK_ERROR_STATUS, unauthorized } from '../api'
+import { ApiError, NETWORK_ERROR_STATUS } from '../api'
+import { openApiResponse, saveFile } from '../api-response'
 import type { AnyEntity } from '../entity-api'
 
 /**
  * The import routes of an entity (server/engine/import): the preview of a file, the import
  * (dry run, all or nothing, in batches) read as its NDJSON stream of progress and result,
- * and the download of the rejected rows. Plain `fetch` with the session's token: the answer
- * is read as it streams, which the JSON client cannot do.
+ * and the download of the rejected rows. Each answer is read as it streams (api-response.ts),
+ * which the JSON client cannot do.
  */
 export const importFieldSchema = z.object({ name: z.string(), label: z.string(), required: z.boolean(), kind: z.string() })
 export const importPreviewSchema = z.object({
@@ -44,30 +44,6 @@ const lineSchema = z.union([
   z.object({ error: z.object({ detail: z.string() }) }),
 ])
 
-const urlOf = (path: string) => `${globalThis.location?.origin ?? 'http://localhost'}${path}`
-
-function headers(): Record<string, string> {
-  const out: Record<string, string> = { 'Accept-Language': currentLanguage() }
-  const token = apiToken()
-  if (token) out.Authorization = token
-  // The records an import makes name the screen it was made on (audit_log.source).
-  if (typeof location !== 'undefined') out['X-Screen'] = location.pathname.slice(0, 300)
-  return out
-}
-
-async function send(path: string, init: RequestInit): Promise<Response> {
-  let response: Response
-  try {
-    response = await fetch(urlOf(path), { ...init, headers: { ...headers(), ...(init.headers as Record<string, string> | undefined) } })
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error
-    throw new ApiError({ status: NETWORK_ERROR_STATUS, detail: error instanceof Error ? error.message : undefined })
-  }
-  if (response.ok) return response
-  if (response.status === 401) unauthorized()
-  throw errorOfBody(response.status, await bodyOf(response))
-}
-
 const formOf = (file: File, fields: Record<string, string> = {}) => {
   const form = new FormData()
   // The fields first: the server reads them as the body streams in.
@@ -77,7 +53,7 @@ const formOf = (file: File, fields: Record<string, string> = {}) => {
 }
 
 export async function previewImport(entity: AnyEntity, file: File, signal?: AbortSignal): Promise<ImportPreview> {
-  const response = await send(`${entity.api.base}/import/preview/`, { method: 'POST', body: formOf(file), signal })
+  const response = await openApiResponse(`${entity.api.base}/import/preview/`, { method: 'post', body: formOf(file), signal })
   return importPreviewSchema.parse(await response.json())
 }
 
@@ -86,8 +62,8 @@ export async function runImport(
   entity: AnyEntity,
   input: { file: File; mapping: ColumnMapping; mode: ImportMode; onProgress: (progress: ImportProgress) => void; signal?: AbortSignal },
 ): Promise<ImportResult> {
-  const response = await send(`${entity.api.base}/import/`, {
-    method: 'POST',
+  const response = await openApiResponse(`${entity.api.base}/import/`, {
+    method: 'post',
     body: formOf(input.file, { mode: input.mode, mapping: JSON.stringify(input.mapping) }),
     headers: { Accept: 'application/x-ndjson' },
     signal: input.signal,
@@ -122,14 +98,6 @@ export async function runImport(
 
 /** The rejected rows of an import, saved as a file (an authenticated download: a link alone carries no token). */
 export async function downloadRejected(entity: AnyEntity, token: string): Promise<void> {
-  const response = await send(`${entity.api.base}/import/rejected/${encodeURIComponent(token)}`, { method: 'GET' })
-  const blob = await response.blob()
-  const href = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = href
-  link.download = `${entity.name}-rejected.csv`
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(href), 10_000)
+  const response = await openApiResponse(`${entity.api.base}/import/rejected/${encodeURIComponent(token)}`)
+  saveFile(await response.blob(), `${entity.name}-rejected.csv`)
 }

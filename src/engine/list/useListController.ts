@@ -147,13 +147,15 @@ export function useListController(entity: AnyEntity) {
   const isAll = view.size === ALL_ROWS
   const canAskAll = allRowsRequestOf(entity, params) !== undefined
   const count = data && !query.isPlaceholderData ? data.totalElements : undefined
-  const allRefusal: AllRowsRefusal = !canAskAll ? 'unavailable' : (data?.totalElements ?? 0) > ALL_ROWS_MAX ? 'too_many' : null
+  const countRefusal: AllRowsRefusal = !canAskAll ? 'unavailable' : (data?.totalElements ?? 0) > ALL_ROWS_MAX ? 'too_many' : null
   const allQuery = useQuery({
     queryKey: [...entityKeys.all(entity.name), 'all-rows', params],
     queryFn: ({ signal }) => fetchAllRows(entity, params, signal),
     enabled: isAll && canAskAll && count !== undefined && count <= ALL_ROWS_MAX,
     placeholderData: keepPreviousData,
   })
+  // "More than N" (a search the server counted only so far) says too little: as many rows as "All" may ask came back, so there may be more.
+  const allRefusal: AllRowsRefusal = countRefusal ?? (data?.totalIsLowerBound && (allQuery.data?.length ?? 0) >= ALL_ROWS_MAX ? 'too_many' : null)
   const showsAll = isAll && allRefusal === null && allQuery.data !== undefined
   const rows: readonly Row[] = (showsAll ? allQuery.data : data?.rows) ?? noRows
   // The server clamps a page past the end; show the page it actually returned.
@@ -177,10 +179,9 @@ export function useListController(entity: AnyEntity) {
   const deleteOne = useMutation({
     mutationFn: (row: Row) => deleteRecord(entity, row.id),
     onSuccess: (answer, row) => {
-      // The screen's own words, in the user's language, with the record's name.
-      showAlert({ kind: 'success', key: 'list.deleted_record', params: { entity: one, label: titleOf(entity, row) } })
-      // What went to the Trash can come back at once.
+      // What went to the Trash says so, and can come back at once; otherwise the screen's own words, with the record's name.
       if (entity.trash && answer.batch) offerUndoDelete(entity, answer.batch, 1, { onRestored: invalidate })
+      else showAlert({ kind: 'success', key: 'list.deleted_record', params: { entity: one, label: titleOf(entity, row) } })
       setSelection((s) => {
         const next = new Set(s)
         next.delete(row.id)
@@ -197,8 +198,8 @@ export function useListController(entity: AnyEntity) {
     mutationFn: (ids: readonly number[]) => deleteRecords(entity, ids),
     onSuccess: (answer, ids) => {
       const other = t(`${entity.labelKey}.other`)
-      showAlert({ kind: 'success', key: 'list.deleted_records', params: { count: ids.length, entity: ids.length === 1 ? one : other, one, other } })
       if (entity.trash && answer.batch) offerUndoDelete(entity, answer.batch, ids.length, { onRestored: invalidate })
+      else showAlert({ kind: 'success', key: 'list.deleted_records', params: { count: ids.length, entity: ids.length === 1 ? one : other, one, other } })
       setSelection(new Set())
       setIsAllMatching(false)
       setPendingDelete(null)
@@ -213,7 +214,8 @@ export function useListController(entity: AnyEntity) {
   const isAllSelected = selectable.length > 0 && selectable.every((r) => selection.has(r.id))
   const activeFilters: ActiveFilter[] = filterParams.flatMap((p) => (view.filters[p.param] !== undefined ? [{ ...p, value: view.filters[p.param]! }] : []))
   /** More rows in the list than on the page, every one of the page selected: Gmail's "Select all N rows of this list". */
-  const canSelectAllMatching = canSelect && !isAll && isAllSelected && totalElements > rows.length
+  // Not when the total is a lower bound (a broad search): "all N" would not be N, and a change of more than one knows is no change to offer.
+  const canSelectAllMatching = canSelect && !isAll && isAllSelected && totalElements > rows.length && data?.totalIsLowerBound !== true
   const listTarget = { kind: 'filter' as const, params, count: totalElements }
   // Every row of "All" selected, past what one request may name: the list goes as its filter.
   const isWholeList = isAllMatching || (isAll && isAllSelected && selection.size > MAX_BULK_IDS && selection.size >= totalElements)
@@ -242,6 +244,8 @@ export function useListController(entity: AnyEntity) {
     isLoadingAll: isAll && allRefusal === null && (allQuery.isPending || allQuery.isPlaceholderData),
     totalPages,
     totalElements,
+    /** The list holds more than `totalElements`: said "more than". */
+    totalIsLowerBound: data?.totalIsLowerBound === true,
     searchText,
     search: view.q,
     ordering: view.ordering,

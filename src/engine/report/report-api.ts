@@ -1,6 +1,6 @@
 import type { Report } from '../../../schema/kit/report'
-import { currentLanguage } from '../../i18n'
-import { apiRequest, apiToken, ApiError, bodyOf, errorOfBody, NETWORK_ERROR_STATUS, unauthorized } from '../api'
+import { apiRequest } from '../api'
+import { openApiResponse } from '../api-response'
 import { queryOfParams } from './report-params'
 import type { ParamValue } from './report-search'
 
@@ -68,34 +68,8 @@ const fileTypes: Record<ReportFileKind, string> = { csv: 'text/csv', pdf: 'appli
 
 /** A run as a file: every row as CSV, or the PDF the server draws, in the interface language. */
 export async function fetchReportFile(report: Report, kind: ReportFileKind, params: Readonly<Record<string, ParamValue>>, signal?: AbortSignal): Promise<Blob> {
-  const url = new URL(`${report.api.base}/${kind}`, globalThis.location?.origin ?? 'http://localhost')
-  for (const [name, value] of Object.entries(queryOfParams(params))) url.searchParams.set(name, value)
-  const headers: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: fileTypes[kind] }
-  const token = apiToken()
-  if (token) headers.Authorization = token
-  let response: Response
-  try {
-    response = await fetch(url, { headers, signal })
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error
-    throw new ApiError({ status: NETWORK_ERROR_STATUS, detail: error instanceof Error ? error.message : undefined })
-  }
-  if (response.ok) return response.blob()
-  const body = await bodyOf(response)
-  if (response.status === 401) unauthorized()
-  throw errorOfBody(response.status, body)
+  const response = await openApiResponse(`${report.api.base}/${kind}`, { searchParams: queryOfParams(params), headers: { Accept: fileTypes[kind] }, signal })
+  return response.blob()
 }
 
-/** Hands a file to the browser's downloads under a name. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const href = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = href
-  link.download = fileName
-  link.hidden = true
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // The download has taken the file by then; the address only holds memory.
-  setTimeout(() => URL.revokeObjectURL(href), 30_000)
-}
+export { saveFile } from '../api-response'

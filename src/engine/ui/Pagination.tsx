@@ -8,6 +8,8 @@ export type Paging = {
   page: number
   size: number
   totalElements: number
+  /** The list holds more than `totalElements` (the server counted a search only so far): said "more than". */
+  totalIsLowerBound?: boolean
   totalPages: number
   setSize: (size: number) => void
   goToPage: (page: number) => void
@@ -50,8 +52,8 @@ export function PageControls({ paging: c }: { paging: Omit<Paging, 'setSize'> })
   const to = Math.min(c.page * c.size, c.totalElements)
   return (
     <div className="flex flex-wrap items-center gap-4">
-      <span className="tabular-nums">{t('list.range', { from: format.integer(from), to: format.integer(to), total: format.integer(c.totalElements) })}</span>
-      <span className="tabular-nums">{t('list.page_of', { page: format.integer(c.page), pages: format.integer(c.totalPages) })}</span>
+      <span className="tabular-nums">{t(c.totalIsLowerBound ? 'list.range_more' : 'list.range', { from: format.integer(from), to: format.integer(to), total: format.integer(c.totalElements) })}</span>
+      <span className="tabular-nums">{t(c.totalIsLowerBound ? 'list.page_of_more' : 'list.page_of', { page: format.integer(c.page), pages: format.integer(c.totalPages) })}</span>
       <div className="flex gap-1.5">
         <button type="button" className={navButton} onClick={() => c.goToPage(c.page - 1)} disabled={c.page <= 1} aria-label={t('list.previous')}>
           <Icon name="chevronStart" className="flip-rtl size-4" />

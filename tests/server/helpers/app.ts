@@ -11,6 +11,7 @@ import { hashPassword } from '../../../server/auth/passwords'
 import { signToken } from '../../../server/auth/tokens'
 import { migrate } from '../../../server/db/sync'
 import type { Db } from '../../../server/db/types'
+import { bindMediaStorage, type StorageSettings } from '../../../server/storage'
 import { databaseKinds, freshDatabase, isAvailable, type DatabaseKind } from './databases'
 
 export const JWT_SECRET = 'test-secret-of-at-least-thirty-two-characters!'
@@ -39,7 +40,15 @@ export type TestApp = {
  * `entities`, `reports`: build the app (and migrate the database) with this registry instead of
  * the real one; `modules`: domain modules besides the app's (a test's hooks, actions, report queries).
  */
-export type TestAppOptions = { entities?: readonly Entity<string, Fields>[]; reports?: readonly Report[]; modules?: readonly DomainModule[]; distDir?: string; requestTimeoutMs?: number }
+export type TestAppOptions = {
+  entities?: readonly Entity<string, Fields>[]
+  reports?: readonly Report[]
+  modules?: readonly DomainModule[]
+  distDir?: string
+  requestTimeoutMs?: number
+  /** Where the app keeps its files (as `config.storage`): an S3 bucket, or by default the test's media folder. */
+  storage?: StorageSettings
+}
 
 async function insertUser(db: Db, user: { email: string; password?: string; isAdmin?: boolean }): Promise<number> {
   const password = await hashPassword(user.password ?? 'password123')
@@ -57,6 +66,7 @@ export async function testApp(kind: DatabaseKind, options: TestAppOptions = {}):
   if (options.entities) await migrate(db, options.entities)
   const adminId = await insertUser(db, { ...ADMIN, isAdmin: true })
   const mediaDir = mkdtempSync(join(tmpdir(), 'media-'))
+  if (options.storage) bindMediaStorage(mediaDir, options.storage)
   const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, entities: options.entities, reports: options.reports, distDir: options.distDir, requestTimeoutMs: options.requestTimeoutMs, modules: [...defaultModules(), ...(options.modules ?? [])] })
   await app.ready()
   let token: string | undefined

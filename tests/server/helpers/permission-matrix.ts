@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import { beforeAll, expect, it } from 'vitest'
 import type { Action, Entity, Fields, GenericRoute, Report } from '../../../schema/kit'
 import { voucherSpecs } from '../../../schema/entities/accounting/vouchers'
+import { bulkSettableFields } from '../../../schema/kit/bulk'
 import { signToken } from '../../../server/auth/tokens'
 import { PEOPLE_SEARCH_PATH, peopleKinds } from '../../../server/domain/identity/people-search'
 import { productOptionBase, productOptions } from '../../../server/domain/catalogue/product-options'
@@ -74,8 +75,8 @@ function registryExpectations(entities: Registry, reports: readonly Report[]): E
       out.push({ method: 'GET', url: `${base}/trash/`, access: access('DELETE') }, { method: 'POST', url: `${base}/restore/`, access: access('DELETE') })
       out.push({ method: 'DELETE', url: `${base}/purge/`, access: permission(e.trash.purgePermission) })
     }
-    // A bulk update and its undo: the entity's UPDATE, where its generic update is served (not a document kept one row per line).
-    if (e.routes.update === 'generic' && !e.rowsPerLine && !e.api.except[base]?.includes('update')) {
+    // A bulk update and its undo: the entity's UPDATE, where its generic update is served (not a document kept one row per line) and a field may be set in bulk.
+    if (e.routes.update === 'generic' && !e.rowsPerLine && bulkSettableFields(e).length > 0 && !e.api.except[base]?.includes('update')) {
       for (const path of ['bulk_update/', 'undo/:batch']) out.push({ method: 'POST', url: `${base}/${path}`, access: access('UPDATE') })
     }
     // A document kept one row per line, whole, by one of its rows: the entity's DETAILS.
@@ -110,6 +111,9 @@ function bespokeExpectations(entities: Registry, reports: readonly Report[]): Ex
   ])
   return [
     { method: 'GET', url: '/api/health', access: { kind: 'public' } },
+    // Readiness for a load balancer, and the metrics: their own token (METRICS_TOKEN), off (404) in the tests (server/http/).
+    { method: 'GET', url: '/api/ready', access: { kind: 'public' } },
+    { method: 'GET', url: '/metrics', access: { kind: 'public' } },
     { method: 'GET', url: '/api/auth/demo-credentials', access: { kind: 'public' } },
     // The API's OpenAPI document and its page (server/http/api-docs.ts), with the page's files.
     ...['/api/openapi.json', '/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html', '/api/docs/static/swagger-initializer.js', '/api/docs/static/*'].map((url) => ({ method: 'GET', url, access: { kind: 'public' } as const })),

@@ -24,6 +24,13 @@ describe('loadConfig', () => {
     )
   })
 
+  it('reads TRUST_PROXY as a number of proxies or their addresses, and refuses anything else by name', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBeUndefined()
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1', '::1'])
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow('TRUST_PROXY: must be a number of proxies or a comma-separated list of addresses or CIDR ranges (not yes please)')
+  })
+
   it('refuses to start in production without JWT_SECRET', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: required when NODE_ENV=production/)
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET })
