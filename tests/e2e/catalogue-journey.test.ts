@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
 import { choose as pick, saveTo, signInAsDemoAdmin } from './support/forms'
-import { inEveryLook, overflowOf } from './support/looks'
+import { inEveryLook, overflowOf, shoot } from './support/looks'
 
 /**
  * The catalogue in real Chromium against a real server (issue 11): a category under another
@@ -128,7 +128,7 @@ describe('the catalogue in the browser', () => {
       .toBe(1)
     await page.keyboard.press('Space')
     await expect.poll(async () => (await galleryOf()).map((image) => image.id), { timeout: 10_000 }).toEqual([blue, red])
-    await page.screenshot({ path: join(shotsDir, 'product-gallery.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'product-gallery.png'), fullPage: true })
 
     // One picture removed on the form, after the confirmation.
     await page.getByRole('button', { name: 'Remove picture 2' }).click()
@@ -153,7 +153,7 @@ describe('the catalogue in the browser', () => {
       await shot.locator('section img').scrollIntoViewIfNeeded()
       await expect.poll(() => shot.locator('section img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
       await shot.waitForLoadState('networkidle')
-      await shot.screenshot({ path: join(shotsDir, `product-form-${width}-${language}-${mode}.png`), fullPage: true })
+      await shoot(shot, { path: join(shotsDir, `product-form-${width}-${language}-${mode}.png`), fullPage: true })
       expect(await overflowOf(shot)).toBeLessThanOrEqual(0)
     })
   })

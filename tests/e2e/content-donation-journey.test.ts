@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
 import { choose as pick, runLedgerReport, saveTo, signInAsDemoAdmin } from './support/forms'
-import { inEveryLook, overflowOf } from './support/looks'
+import { inEveryLook, overflowOf, shoot } from './support/looks'
 
 /**
  * Content, blogs and donations in real Chromium against a real server (issue 12): a menu
@@ -104,7 +104,7 @@ describe('content, a blog and a donation in the browser', () => {
     await page.getByRole('textbox', { name: /^Title/ }).fill('Clouds over Nilgiri')
     await writeRich(/^Description/, 'The rains turn the valley', 'emerald')
     await page.getByRole('checkbox', { name: /^Published/ }).check()
-    await page.screenshot({ path: join(shotsDir, 'blog-form.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'blog-form.png'), fullPage: true })
     await save(blogs)
     const { blogs: posts } = await api<{ blogs: Array<{ title: string; slug: string; description: string; is_published: boolean }> }>('/cms_blog/api/v1/cms_blog/all/?q=clouds')
     expect(posts[0]).toMatchObject({ title: 'Clouds over Nilgiri', slug: 'clouds-over-nilgiri', is_published: true })
@@ -134,7 +134,7 @@ describe('content, a blog and a donation in the browser', () => {
     const received = page.getByRole('row', { name: new RegExp(invoice) })
     await expect.poll(() => received.count()).toBe(1)
     expect(await received.innerText()).toContain('2,500.00')
-    await page.screenshot({ path: join(shotsDir, 'donation-ledger-report.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'donation-ledger-report.png'), fullPage: true })
   })
 
   it('shows the blog form with its editor in light and dark, English and Arabic, on a desktop and a phone', async () => {
@@ -144,7 +144,7 @@ describe('content, a blog and a donation in the browser', () => {
       await shot.goto(`${server.url}/apps/blog-management/blogs/${posts[0]!.id}`)
       await expect.poll(() => shot.locator('[contenteditable="true"]').count()).toBeGreaterThan(0)
       await shot.waitForLoadState('networkidle')
-      await shot.screenshot({ path: join(shotsDir, `blog-form-${width}-${language}-${mode}.png`), fullPage: true })
+      await shoot(shot, { path: join(shotsDir, `blog-form-${width}-${language}-${mode}.png`), fullPage: true })
       expect(await overflowOf(shot)).toBeLessThanOrEqual(0)
     })
   })

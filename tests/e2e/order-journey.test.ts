@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
 import { fromMail } from './support/mail'
 import { signInAsDemoAdmin } from './support/forms'
-import { inEveryLook, overflowOf } from './support/looks'
+import { inEveryLook, overflowOf, shoot } from './support/looks'
 
 /**
  * An order in real Chromium against a real server (issue 22): a customer's order of two
@@ -49,7 +49,7 @@ describe('an order in the browser', () => {
     await signInAsDemoAdmin(page, server.url)
     await expect.poll(() => page.getByTestId('figure-unpaid_orders').isVisible(), { timeout: 15_000 }).toBe(true)
     const [paidBefore, unpaidBefore] = [await figure('paid_orders'), await figure('unpaid_orders')]
-    await page.screenshot({ path: join(shotsDir, 'dashboard-before.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'dashboard-before.png'), fullPage: true })
 
     await page.goto(`${server.url}/apps/e-commerce/orders/new`)
     await page.getByRole('heading', { name: 'New Order' }).waitFor()
@@ -59,7 +59,7 @@ describe('an order in the browser', () => {
     await product.click()
     await product.fill('green tea')
     await expect.poll(() => page.getByRole('option', { name: /Srimangal Green Tea 500g.*in stock/ }).count()).toBe(1)
-    await page.screenshot({ path: join(shotsDir, 'order-product-search.png') })
+    await shoot(page, { path: join(shotsDir, 'order-product-search.png') })
     await page.getByRole('option', { name: /Srimangal Green Tea 500g/ }).click()
     await page.getByLabel('Quantity, line 1').fill('2')
     await page.getByRole('button', { name: 'Add line' }).click()
@@ -82,7 +82,7 @@ describe('an order in the browser', () => {
     await into.click()
     await into.fill('cash')
     await page.getByRole('option', { name: /^Cash/ }).first().click()
-    await page.screenshot({ path: join(shotsDir, 'order-confirm.png') })
+    await shoot(page, { path: join(shotsDir, 'order-confirm.png') })
     await dialog.getByRole('button', { name: 'Confirm', exact: true }).click()
     await expect.poll(() => page.getByText('Partly Paid', { exact: true }).first().isVisible()).toBe(true)
     const payments = page.getByRole('region', { name: 'Order Payments' })
@@ -94,7 +94,7 @@ describe('an order in the browser', () => {
       await expect.poll(() => page.getByRole('button', { name: step, exact: true }).count()).toBe(0)
     }
     await expect.poll(() => page.getByText('Delivered', { exact: true }).first().isVisible()).toBe(true)
-    await page.screenshot({ path: join(shotsDir, 'order-delivered.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'order-delivered.png'), fullPage: true })
 
     // Its invoice, mailed to the customer: the outbox's .eml holds a real PDF.
     const orderNo = (await page.getByRole('heading', { level: 1 }).innerText()).match(/OR\d{11}/)![0]
@@ -113,7 +113,7 @@ describe('an order in the browser', () => {
     await expect.poll(() => page.getByTestId('figure-unpaid_orders').isVisible(), { timeout: 15_000 }).toBe(true)
     await expect.poll(() => figure('unpaid_orders')).toBe(unpaidBefore + 1)
     expect(await figure('paid_orders')).toBe(paidBefore)
-    await page.screenshot({ path: join(shotsDir, 'dashboard-after.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'dashboard-after.png'), fullPage: true })
     // Its figure opens the unpaid sales, this one among them.
     await page.getByRole('link', { name: 'Open Unpaid Orders' }).click()
     await page.waitForURL((url) => url.pathname === '/apps/order-managements/orders/unpaid')
@@ -127,7 +127,7 @@ describe('an order in the browser', () => {
     await expect.poll(() => printed.isVisible()).toBe(true)
     await expect.poll(() => printed.getByTestId('print-block-shippingaddress').innerText()).toContain('House 7, Road 2, Banani')
     expect(await printed.getByTestId('print-total-total_price').innerText()).toBe('1,220.00')
-    await page.screenshot({ path: join(shotsDir, 'order-print.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'order-print.png'), fullPage: true })
     await page.emulateMedia({ media: 'screen' })
   })
 
@@ -143,7 +143,7 @@ describe('an order in the browser', () => {
         await look.waitForLoadState('networkidle')
         await look.locator(name === 'order' ? 'form' : '[data-testid^="widget-"]').first().waitFor()
         expect(await overflowOf(look), `${name} ${width} ${language} ${mode}`).toBeLessThanOrEqual(0)
-        await look.screenshot({ path: join(shotsDir, `${name}-${width}-${language}-${mode}.png`), fullPage: true })
+        await shoot(look, { path: join(shotsDir, `${name}-${width}-${language}-${mode}.png`), fullPage: true })
       }
     })
   })

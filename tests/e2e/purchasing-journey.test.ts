@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
 import { runLedgerReport, signInAsDemoAdmin } from './support/forms'
-import { inEveryLook, overflowOf } from './support/looks'
+import { inEveryLook, overflowOf, shoot } from './support/looks'
 
 /**
  * Purchasing in real Chromium against a real server (issue 21): a vendor's offer with a
@@ -76,7 +76,7 @@ describe('purchasing in the browser', () => {
       await expect.poll(() => page.getByRole('button', { name: step, exact: true }).count()).toBe(0)
     }
     await expect.poll(() => page.getByText('Verified', { exact: true }).first().isVisible()).toBe(true)
-    await page.screenshot({ path: join(shotsDir, 'purchase-request.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'purchase-request.png'), fullPage: true })
 
     // The purchase from the offer (the bag is a product of the demo, matched by its name), shown under the offer.
     await page.getByRole('button', { name: 'Make Final Purchase', exact: true }).click()
@@ -95,7 +95,7 @@ describe('purchasing in the browser', () => {
     await from.click()
     await from.fill('cash')
     await page.getByRole('option', { name: /^Cash/ }).first().click()
-    await page.screenshot({ path: join(shotsDir, 'purchase-pay-and-confirm.png') })
+    await shoot(page, { path: join(shotsDir, 'purchase-pay-and-confirm.png') })
     await dialog.getByRole('button', { name: 'Pay Bill & Confirm', exact: true }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Pay Bill & Confirm', exact: true }).count()).toBe(0)
     await expect.poll(() => page.getByText('Partly Paid', { exact: true }).first().isVisible()).toBe(true)
@@ -103,14 +103,14 @@ describe('purchasing in the browser', () => {
     const payments = page.getByRole('region', { name: 'Purchase Payments' })
     await expect.poll(() => payments.getByRole('row', { name: /PV\d{11}/ }).count()).toBe(1)
     expect(await payments.getByRole('row', { name: /PV\d{11}/ }).innerText()).toContain('2,000.00')
-    await page.screenshot({ path: join(shotsDir, 'purchase-confirmed.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'purchase-confirmed.png'), fullPage: true })
     // Its invoice, printed through the one print view of every document: who supplied it, its lines, the amount in words.
     await page.emulateMedia({ media: 'print' })
     const printed = page.getByTestId('print-document')
     await expect.poll(() => printed.isVisible()).toBe(true)
     expect(await printed.getByTestId('print-party').innerText()).toContain('nasrin')
     await expect.poll(() => printed.getByTestId('print-amount-words').innerText()).toBe('Six thousand taka only')
-    await page.screenshot({ path: join(shotsDir, 'purchase-print.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'purchase-print.png'), fullPage: true })
     await page.emulateMedia({ media: 'screen' })
 
     // The stock: the demo's 4 bags less the one its order sold, and the 50 bought.
@@ -119,14 +119,14 @@ describe('purchasing in the browser', () => {
     const bags = page.getByRole('row', { name: /Jute Shopping Bag/ })
     await expect.poll(() => bags.count()).toBe(1)
     await expect.poll(() => bags.innerText()).toMatch(/\b53\b/)
-    await page.screenshot({ path: join(shotsDir, 'purchase-stock.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'purchase-stock.png'), fullPage: true })
     // The product's movement history, on its form: the demo's opening stock, its order's sale and this purchase.
     await nav.getByRole('link', { name: 'Products', exact: true }).click()
     await page.getByRole('link', { name: 'Jute Shopping Bag' }).click()
     const movements = page.getByRole('region', { name: 'Stock Movements' })
     await expect.poll(() => movements.getByRole('row').count()).toBe(4)
     expect(await movements.getByRole('row').nth(1).innerText()).toContain(purchase.invoice_no)
-    await page.screenshot({ path: join(shotsDir, 'purchase-product-movements.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'purchase-product-movements.png'), fullPage: true })
 
     // The vendor's ledger (named by the username the offer gave them): the bill credited, the payment debited.
     await runLedgerReport(page, 'nasrin', /^Nasrin/)
@@ -134,7 +134,7 @@ describe('purchasing in the browser', () => {
     expect(await page.getByRole('row', { name: /PU\d{11}/ }).innerText()).toContain('6,000.00')
     expect(await page.getByRole('row', { name: /PV\d{11}/ }).innerText()).toContain('2,000.00')
     expect(await page.getByRole('row', { name: /Closing balance/ }).innerText()).toContain('4,000.00')
-    await page.screenshot({ path: join(shotsDir, 'purchase-vendor-ledger.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'purchase-vendor-ledger.png'), fullPage: true })
   })
 
   it('fits light and dark, English and Arabic, a desktop and a phone', async () => {
@@ -143,7 +143,7 @@ describe('purchasing in the browser', () => {
       await shot.goto(`${server.url}${purchasePath}`)
       await shot.waitForLoadState('networkidle')
       expect(await shot.evaluate(() => document.documentElement.dir)).toBe(language === 'ar' ? 'rtl' : 'ltr')
-      await shot.screenshot({ path: join(shotsDir, `purchase-${width}-${language}-${mode}.png`), fullPage: true })
+      await shoot(shot, { path: join(shotsDir, `purchase-${width}-${language}-${mode}.png`), fullPage: true })
       expect(await overflowOf(shot)).toBeLessThanOrEqual(0)
     })
   })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
 import { signInAsDemoAdmin } from './support/forms'
-import { inEveryLook, overflowOf } from './support/looks'
+import { inEveryLook, overflowOf, shoot } from './support/looks'
 
 /**
  * A report in real Chromium against the built app and a real server: the admin opens the
@@ -137,7 +137,7 @@ describe('a report in the browser', () => {
     expect(await page.getByRole('heading', { name: 'Staff costs by branch' }).isVisible()).toBe(true)
     expect(await page.getByRole('region', { name: 'Parameters' }).innerText()).toMatch(/Active\s+Yes/)
     expect(await totalsRow(page).isVisible()).toBe(true)
-    await page.screenshot({ path: join(shotsDir, 'staff-costs-print.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'staff-costs-print.png'), fullPage: true })
     await page.emulateMedia({ media: 'screen' })
   })
 
@@ -148,7 +148,7 @@ describe('a report in the browser', () => {
       await expect.poll(() => totalsRow(shot).isVisible()).toBe(true)
       await shot.waitForLoadState('networkidle')
       expect(await shot.evaluate(() => document.documentElement.dir)).toBe(language === 'ar' ? 'rtl' : 'ltr')
-      await shot.screenshot({ path: join(shotsDir, `staff-costs-${width}-${language}-${mode}.png`), fullPage: true })
+      await shoot(shot, { path: join(shotsDir, `staff-costs-${width}-${language}-${mode}.png`), fullPage: true })
       // Nothing wider than the screen: a wide table scrolls in its card.
       expect(await overflowOf(shot)).toBeLessThanOrEqual(0)
     })
@@ -176,6 +176,6 @@ describe('a report in the browser', () => {
     // No totals declared: no totals row.
     expect(await totalsRow(page).count()).toBe(0)
     await page.waitForLoadState('networkidle')
-    await page.screenshot({ path: join(shotsDir, 'change-log-1280-en-light.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'change-log-1280-en-light.png'), fullPage: true })
   })
 })

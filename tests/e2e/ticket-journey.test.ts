@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
 import { choose } from './support/forms'
-import { inEveryLook, overflowOf } from './support/looks'
+import { inEveryLook, overflowOf, shoot } from './support/looks'
 import { fromMail } from './support/mail'
 
 /**
@@ -58,7 +58,7 @@ describe('a support ticket in the browser', () => {
   it('is opened by a user with a picture, answered by staff, replied to, closed and reopened by the user’s reply', async () => {
     await signIn(customer, 'user@example.com', 'user1234')
     await customer.waitForLoadState('networkidle')
-    await customer.screenshot({ path: join(shotsDir, 'user-home.png'), fullPage: true })
+    await shoot(customer, { path: join(shotsDir, 'user-home.png'), fullPage: true })
     // Their own tickets, from the sidebar: the demo's answered one among them.
     await customer.getByRole('link', { name: 'Tickets', exact: true }).first().click()
     await customer.waitForURL((url) => url.pathname === '/apps/ticket-management/tickets')
@@ -82,7 +82,7 @@ describe('a support ticket in the browser', () => {
     // No staff controls for them.
     expect(await customer.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0)
     expect(await customer.getByText('Internal note', { exact: true }).count()).toBe(0)
-    await customer.screenshot({ path: join(shotsDir, 'ticket-opened.png'), fullPage: true })
+    await shoot(customer, { path: join(shotsDir, 'ticket-opened.png'), fullPage: true })
     // Acknowledged by mail.
     const ack = await fromMail(server.dataDir, (m) => (m.includes('We have received your ticket') && m.includes('The tea tin arrived dented') ? m : undefined))
     expect(ack).toContain('user@example.com')
@@ -102,7 +102,7 @@ describe('a support ticket in the browser', () => {
     // Staff take it: the assignee's picker lists the employees, and the thread says who has it.
     await choose(staff, 'Assignee', 'staff', /staff/)
     await expect.poll(() => staff.getByText(/Assigned to staff by staff@example\.com/).count()).toBeGreaterThan(0)
-    await staff.screenshot({ path: join(shotsDir, 'ticket-answered.png'), fullPage: true })
+    await shoot(staff, { path: join(shotsDir, 'ticket-answered.png'), fullPage: true })
     const mailed = await fromMail(server.dataDir, (m) => (m.includes('A new tin is on its way today.') ? m : undefined))
     expect(mailed).toContain('user@example.com')
 
@@ -125,17 +125,17 @@ describe('a support ticket in the browser', () => {
     await expect.poll(() => statusOf(customer)).toContain('Open')
     await staff.reload()
     await expect.poll(() => staff.getByText(/Status changed from Closed to Open/).count()).toBeGreaterThan(0)
-    await staff.screenshot({ path: join(shotsDir, 'ticket-reopened.png'), fullPage: true })
+    await shoot(staff, { path: join(shotsDir, 'ticket-reopened.png'), fullPage: true })
 
     // The customer's reply is in the staff's Inbox; it opens the ticket.
     await staff.goto(`${server.url}/apps/mail`)
     const notice = staff.getByRole('list', { name: 'Inbox' }).getByText(/The customer replied on ticket TK\d+: The tea tin arrived dented/).first()
     await expect.poll(() => notice.isVisible()).toBe(true)
-    await staff.screenshot({ path: join(shotsDir, 'inbox.png'), fullPage: true })
+    await shoot(staff, { path: join(shotsDir, 'inbox.png'), fullPage: true })
     // The quick panel: today's figures the staff may see, the unread, their notes.
     await staff.getByRole('button', { name: 'Quick panel' }).click()
     await staff.waitForTimeout(1500)
-    await staff.screenshot({ path: join(shotsDir, 'quick-panel.png') })
+    await shoot(staff, { path: join(shotsDir, 'quick-panel.png') })
     await expect.poll(() => staff.getByRole('link', { name: /Open tickets/i }).first().isVisible()).toBe(true)
     await staff.keyboard.press('Escape')
     await notice.click()
@@ -154,7 +154,7 @@ describe('a support ticket in the browser', () => {
         await look.waitForLoadState('networkidle')
         await look.locator(name === 'thread' ? '[data-testid="ticket-facts"]' : name === 'inbox' ? 'main ol' : 'table').first().waitFor()
         expect(await overflowOf(look), `${name} ${width} ${language} ${mode}`).toBeLessThanOrEqual(0)
-        await look.screenshot({ path: join(shotsDir, `${name}-${width}-${language}-${mode}.png`), fullPage: true })
+        await shoot(look, { path: join(shotsDir, `${name}-${width}-${language}-${mode}.png`), fullPage: true })
       }
     })
   })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
 import { launchBrowser } from './support/browser'
 import { runLedgerReport, signInAsDemoAdmin } from './support/forms'
-import { inEveryLook, overflowOf } from './support/looks'
+import { inEveryLook, overflowOf, shoot } from './support/looks'
 
 /**
  * A payment voucher in real Chromium against a real server (issue 10): two expense lines
@@ -64,7 +64,7 @@ describe('a payment voucher in the browser', () => {
 
     const balance = page.getByTestId('balance')
     await expect.poll(() => balance.innerText()).toBe('Unbalanced: debits and credits differ by 0.25')
-    await page.screenshot({ path: join(shotsDir, 'voucher-unbalanced.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'voucher-unbalanced.png'), fullPage: true })
     await page.getByRole('button', { name: 'Save', exact: true }).click()
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'they differ by 0.25' }).isVisible()).toBe(true)
     expect(page.url()).toContain('/apps/accounts/paymentvoucher/new')
@@ -85,7 +85,7 @@ describe('a payment voucher in the browser', () => {
     await expect.poll(() => printed.getByTestId('print-amount-words').innerText()).toBe('One thousand five hundred taka and twenty-five poisha only')
     expect(await printed.getByTestId('print-party').innerText()).toContain('Company Purchase, Profit & Loss A/C')
     expect(await printed.getByTestId('print-total-credit_amount').innerText()).toBe('1,500.25')
-    await page.screenshot({ path: join(shotsDir, 'voucher-print.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'voucher-print.png'), fullPage: true })
     await page.emulateMedia({ media: 'screen' })
     await page.getByRole('button', { name: 'Save & close', exact: true }).click()
     await page.waitForURL((url) => url.pathname === '/apps/accounts/paymentvouchers')
@@ -100,7 +100,7 @@ describe('a payment voucher in the browser', () => {
     const invoice = rowText.match(/PV\d{11}/)![0]
     voucherPath = (await row.getByRole('link', { name: invoice }).getAttribute('href'))!
     expect(voucherPath).toMatch(/^\/apps\/accounts\/paymentvoucher\/\d+/)
-    await page.screenshot({ path: join(shotsDir, 'voucher-list.png') })
+    await shoot(page, { path: join(shotsDir, 'voucher-list.png') })
 
     // The ledger report of Cash: the payment, and the balance it leaves.
     await runLedgerReport(page, 'cash', /^Cash/)
@@ -110,7 +110,7 @@ describe('a payment voucher in the browser', () => {
     const closing = page.getByRole('row', { name: /Closing balance/ })
     // Cash held what the demo purchase's payment (10,000.00) left and its orders brought (500.00 kept; 240.00 paid and refunded), and this one takes 1,500.25 more.
     expect(await closing.innerText()).toContain('-11,000.25')
-    await page.screenshot({ path: join(shotsDir, 'voucher-ledger-report.png'), fullPage: true })
+    await shoot(page, { path: join(shotsDir, 'voucher-ledger-report.png'), fullPage: true })
   })
 
   it('fits light and dark, English and Arabic, a desktop and a phone', async () => {
@@ -120,7 +120,7 @@ describe('a payment voucher in the browser', () => {
       await expect.poll(() => shot.getByTestId('balance').getAttribute('data-balanced')).toBe('true')
       await shot.waitForLoadState('networkidle')
       expect(await shot.evaluate(() => document.documentElement.dir)).toBe(language === 'ar' ? 'rtl' : 'ltr')
-      await shot.screenshot({ path: join(shotsDir, `voucher-${width}-${language}-${mode}.png`), fullPage: true })
+      await shoot(shot, { path: join(shotsDir, `voucher-${width}-${language}-${mode}.png`), fullPage: true })
       // Nothing wider than the screen: the lines scroll in their frame.
       expect(await overflowOf(shot)).toBeLessThanOrEqual(0)
     })

@@ -465,57 +465,57 @@ describeEachDatabase(
         expect(auditA.map(({ entity_id: _, batch: __, ...rest }) => rest)).toEqual(auditB.map(({ entity_id: _, batch: __, ...rest }) => rest))
       })
 
-      it('a refusal by record 7,001 — a rule’s or the database’s — leaves nothing written and is named; done, each record is audited with the batch and the undo restores them all', async () => {
+      it('a refusal by record 2,001 — a rule’s or the database’s — leaves nothing written and is named; done, each record is audited with the batch and the undo restores them all', async () => {
         const tag = `R${Math.random().toString(36).slice(2, 8)}`
         const [c1, c2] = [(await createSample(t.current, registry.city)).row.id as number, (await createSample(t.current, registry.city)).row.id as number]
         const admin = t.current.adminId
         await sql`insert into bulk_item (name, state, priority, doubled, note, city, created_by, updated_by)
-          select ${tag} || ' ' || g, 'draft', 1, 2, case when g = 7001 then null else 'ok' end, ${c1}, ${admin}, ${admin} from generate_series(1, 7500) g`.execute(t.current.db)
+          select ${tag} || ' ' || g, 'draft', 1, 2, case when g = 2001 then null else 'ok' end, ${c1}, ${admin}, ${admin} from generate_series(1, 2500) g`.execute(t.current.db)
         const ids = (await sql<{ id: number }>`select id::int as id from bulk_item where name like ${`${tag} %`} order by id`.execute(t.current.db)).rows.map((r) => r.id)
-        const seventhThousandFirst = ids[7000]!
+        const refusing = ids[2000]!
         const untouched = () => count(sql`select count(*) as n from bulk_item where id = any(${ids}::bigint[]) and state = 'draft' and priority = 1 and city = ${c1}`)
         const audited = () => count(sql`select count(*) as n from audit_log where entity = 'bulk_item' and entity_id = any(${ids}::bigint[])`)
 
         const ruled = await bulkItems({ filter: { q: tag }, values: { state: 'confirmed', priority: 5 } })
         expect(ruled.status, ruled.raw).toBe(400)
-        expect(ruled.body.rows).toEqual({ [seventhThousandFirst]: { note: ['Details is required'] } })
-        expect(ruled.body.labels).toEqual({ [seventhThousandFirst]: `${tag} 7001` })
-        expect(await untouched()).toBe(7500)
+        expect(ruled.body.rows).toEqual({ [refusing]: { note: ['Details is required'] } })
+        expect(ruled.body.labels).toEqual({ [refusing]: `${tag} 2001` })
+        expect(await untouched()).toBe(2500)
         expect(await audited()).toBe(0)
 
         // The database's own refusal: a name taken in the district the records move to.
-        await sql`update bulk_item set note = 'ok' where id = ${seventhThousandFirst}`.execute(t.current.db)
-        const blocker = await makeItem({ name: `${tag} 7001`, city: c2, priority: 2 })
+        await sql`update bulk_item set note = 'ok' where id = ${refusing}`.execute(t.current.db)
+        const blocker = await makeItem({ name: `${tag} 2001`, city: c2, priority: 2 })
         const unique = await bulkItems({ filter: { q: tag, priority: '1' }, values: { city: c2, state: 'confirmed' } })
         expect(unique.status, unique.raw).toBe(400)
-        expect(Object.keys(unique.body.rows)).toEqual([String(seventhThousandFirst)])
-        expect(unique.body.rows[seventhThousandFirst].name[0]).toMatch(/already exists/)
-        expect(await untouched()).toBe(7500)
+        expect(Object.keys(unique.body.rows)).toEqual([String(refusing)])
+        expect(unique.body.rows[refusing].name[0]).toMatch(/already exists/)
+        expect(await untouched()).toBe(2500)
         expect(await audited()).toBe(0)
         await t.current.call({ method: 'DELETE', url: `${itemBase}/delete/${blocker.id}` })
 
         const done = await bulkItems({ filter: { q: tag }, values: { city: c2, state: 'confirmed', priority: 5 } })
         expect(done.status, done.raw).toBe(200)
-        expect(done.body.updated).toBe(7500)
+        expect(done.body.updated).toBe(2500)
         const batch = done.body.batch as string
         const same = JSON.stringify({ city: [c1, c2], state: ['draft', 'confirmed'], priority: [1, 5], doubled: [2, 10] })
-        expect(await count(sql`select count(distinct entity_id) as n from audit_log where batch = ${batch}::uuid and action = 'update' and changes = ${same}::jsonb and actor = ${admin}`)).toBe(7500)
-        expect(await count(sql`select count(*) as n from audit_log where batch = ${batch}::uuid`)).toBe(7500)
+        expect(await count(sql`select count(distinct entity_id) as n from audit_log where batch = ${batch}::uuid and action = 'update' and changes = ${same}::jsonb and actor = ${admin}`)).toBe(2500)
+        expect(await count(sql`select count(*) as n from audit_log where batch = ${batch}::uuid`)).toBe(2500)
 
-        // Record 7,001 changed since: the undo refuses, naming it, and writes nothing.
-        await t.current.call({ method: 'PATCH', url: `${itemBase}/update/${seventhThousandFirst}`, payload: { priority: 6 } })
+        // Record 2,001 changed since: the undo refuses, naming it, and writes nothing.
+        await t.current.call({ method: 'PATCH', url: `${itemBase}/update/${refusing}`, payload: { priority: 6 } })
         const refused = await undoItems(batch)
         expect(refused.status).toBe(409)
-        expect(refused.body.detail).toContain(`${tag} 7001`)
+        expect(refused.body.detail).toContain(`${tag} 2001`)
         expect(await count(sql`select count(*) as n from audit_log where batch = ${undoBatchOf(batch)}::uuid`)).toBe(0)
-        expect(await count(sql`select count(*) as n from bulk_item where id = any(${ids}::bigint[]) and priority = 5`)).toBe(7499)
-        await t.current.call({ method: 'PATCH', url: `${itemBase}/update/${seventhThousandFirst}`, payload: { priority: 5 } })
+        expect(await count(sql`select count(*) as n from bulk_item where id = any(${ids}::bigint[]) and priority = 5`)).toBe(2499)
+        await t.current.call({ method: 'PATCH', url: `${itemBase}/update/${refusing}`, payload: { priority: 5 } })
         const undone = await undoItems(batch)
         expect(undone.status, undone.raw).toBe(200)
-        expect(undone.body.restored).toBe(7500)
-        expect(await untouched()).toBe(7500)
+        expect(undone.body.restored).toBe(2500)
+        expect(await untouched()).toBe(2500)
         const back = JSON.stringify({ city: [c2, c1], state: ['confirmed', 'draft'], priority: [5, 1], doubled: [10, 2] })
-        expect(await count(sql`select count(distinct entity_id) as n from audit_log where batch = ${undoBatchOf(batch)}::uuid and changes = ${back}::jsonb`)).toBe(7500)
+        expect(await count(sql`select count(distinct entity_id) as n from audit_log where batch = ${undoBatchOf(batch)}::uuid and changes = ${back}::jsonb`)).toBe(2500)
       })
     })
   },

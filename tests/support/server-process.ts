@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from './postgres-cluster'
@@ -29,6 +29,9 @@ export type SpawnOptions = { preload?: string; nodeArgs?: readonly string[] }
 export async function startServer(env: Record<string, string> = {}, options: SpawnOptions = {}): Promise<RunningServer> {
   const ownDir = env.DATA_DIR === undefined
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'server-'))
+  // A run's journeys start from one seeded embedded database (tests/e2e/global-setup.ts), copied: seconds, not a seed each.
+  const seeded = process.env.SEEDED_DATA_DIR
+  if (ownDir && seeded && env.DATABASE_URL === undefined) cpSync(seeded, dataDir, { recursive: true, filter: (source) => !source.endsWith('server.lock') })
   const port = await freePort()
   const args = [...(options.nodeArgs ?? []), '--import', 'tsx', ...(options.preload ? ['--import', options.preload] : []), 'server/main.ts']
   const child: ChildProcess = spawn(process.execPath, args, {

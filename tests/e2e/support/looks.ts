@@ -30,3 +30,12 @@ export async function inEveryLook(browser: Browser, storage: Record<string, stri
 
 /** How far the page is wider than the screen (0 when a wide table scrolls in its card, as it must). */
 export const overflowOf = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+
+/**
+ * A screenshot for a person to look at (README: look at what you build), taken only when
+ * SHOTS_DIR names where to keep them: no check reads them, and a full-page PNG drawn in
+ * software costs about a second, 45 of them a CI run's minute.
+ */
+export async function shoot<O extends { path: string }>(target: { screenshot: (options: O) => Promise<unknown> }, options: O): Promise<void> {
+  if (process.env.SHOTS_DIR) await target.screenshot(options)
+}
