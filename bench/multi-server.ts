@@ -137,14 +137,6 @@ async function main(): Promise<void> {
 
 const ms = (x: number) => x.toFixed(1)
 
-/** What the figures say (written from three runs on 2026-11-28, 04:35–04:40 UTC; check it against a new run's table). */
-const EXPLAINED: readonly string[] = [
-  '',
-  'What the figures show. On these two cores a second and a third server give about what one does. Req/s ÷ one server\'s, three runs of 2026-11-28: 04:35 UTC (load average climbing from 6 to 10 with other work) 0.6–0.8× with two servers, 0.8–0.9× with three; 04:37 (load 8–10) 0.9–1.1× and 1.0–1.2×; 04:39 (load 4–5, the table above) 0.9–1.0× and 0.8–1.0×. The differences between the counts are of the size of the differences between two runs of one count within one run (one server\'s `all/` page 1: 413 and 675 req/s at 04:37, 583 and 713 at 04:39), so neither a gain nor a loss is shown — only that adding servers here does not multiply anything, as it cannot: one server already keeps both cores busy together with the client and PostgreSQL (the server\'s JavaScript runs on one thread, PostgreSQL runs a process per connection, the client is a third party on the same cores), and overlapping one server\'s database waits with another\'s work gains nothing when no core is idle. Latency holds: p50 stays between 9 and 21 ms at every count in the three runs, and nothing is refused — every request of every case answered 200, on every server, with one sign-in\'s token. Several servers pay off on several machines (or more cores), each bringing its own CPU to the same database; what this bench shows on one machine is that they run side by side on one PostgreSQL without slowing one another beyond sharing the cores.',
-  '',
-  'At 1,000,000 police stations (one server): `all/` page 1 and the walked deep pages (page 16,666 on) cost what they cost at 100,000 (the count is the kept row count, the pages are sought from the row before them); a new search is about half as fast: its term matches few rows (about 9 at 100,000, 90 at 1,000,000 for `an 417`), but the trigram index\'s lists for its pieces (`n 4`, `417`, …) are ten times as long, and they are read and rechecked for the count and the page; the trial balance does not depend on the stations.',
-]
-
 function writeResults(out: Row[], loads: string[], began: string): void {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU'
   const lines: string[] = ['## Several servers', '']
@@ -158,7 +150,6 @@ function writeResults(out: Row[], loads: string[], began: string): void {
   for (const r of out) lines.push(`| ${r.rows.toLocaleString('en')} | ${r.servers} | ${r.rows === ROWS ? r.run + 1 : 1} | ${r.name} | ${r.figures.rps.toFixed(0)} | ${ms(r.figures.p50)} | ${ms(r.figures.p95)} |`)
   lines.push('')
   lines.push(...summary(out))
-  lines.push(...EXPLAINED)
   writeSection('bench/RESULTS.md', 'several servers', lines.join('\n'))
   console.log(lines.join('\n'))
 }

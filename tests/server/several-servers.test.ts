@@ -6,6 +6,7 @@ import { SEEDED_PAYMENT_METHODS } from '../../server/domain/membership/payment-m
 import { countries } from '../../server/demo/data/countries'
 import { DEMO_ADMIN } from '../../server/demo/seed'
 import { startServer, type RunningServer } from '../support/server-process'
+import type { Reply } from './helpers/app'
 import { isAvailable, postgresInfo } from './helpers/databases'
 import { multipart } from './helpers/multipart'
 import { pngPart } from './helpers/images'
@@ -142,8 +143,8 @@ describe.skipIf(!isAvailable('postgres'))('several servers on one PostgreSQL dat
   })
 
   describe('three of them, driven round-robin', () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of many routes, read field by field
-    type Answer = { status: number; body: any; headers: Headers }
+    // The test app's reply, its headers as fetch gives them.
+    type Answer = Pick<Reply, 'status' | 'body'> & { headers: Headers }
     let turn = 0
     /** The next server's turn, or the one named. */
     const call = async (path: string, init: { method?: string; token?: string; json?: unknown; body?: Buffer; headers?: Record<string, string>; on?: number } = {}): Promise<Answer> => {

@@ -21,6 +21,22 @@ export const ADMIN = { email: 'admin@example.com', password: 'admin123' } as con
 // is left open here rather than cast in every one of two thousand assertions.
 export type Reply = { status: number; body: any; headers: Record<string, unknown>; raw: string }
 
+/** Calls an app in process as a signed-in caller (the token given) unless `asAnonymous`, the body parsed when it is JSON. */
+export function injectCaller(app: FastifyInstance, token: () => Promise<string>): TestApp['call'] {
+  return async ({ asAnonymous, ...options }) => {
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) }
+    if (!asAnonymous && headers.authorization === undefined) headers.authorization = `Bearer ${await token()}`
+    const res = await app.inject({ ...options, headers })
+    let body: unknown
+    try {
+      body = res.body === '' ? undefined : JSON.parse(res.body)
+    } catch {
+      body = res.body
+    }
+    return { status: res.statusCode, body, headers: res.headers, raw: res.body }
+  }
+}
+
 export type TestApp = {
   kind: DatabaseKind
   app: FastifyInstance
@@ -71,18 +87,7 @@ export async function testApp(kind: DatabaseKind, options: TestAppOptions = {}):
   await app.ready()
   let token: string | undefined
   const getToken = async () => (token ??= await signToken(JWT_SECRET, adminId))
-  const call: TestApp['call'] = async ({ asAnonymous, ...options }) => {
-    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) }
-    if (!asAnonymous && headers.authorization === undefined) headers.authorization = `Bearer ${await getToken()}`
-    const res = await app.inject({ ...options, headers })
-    let body: unknown
-    try {
-      body = res.body === '' ? undefined : JSON.parse(res.body)
-    } catch {
-      body = res.body
-    }
-    return { status: res.statusCode, body, headers: res.headers, raw: res.body }
-  }
+  const call = injectCaller(app, getToken)
   return {
     kind,
     app,

@@ -9,7 +9,7 @@ import { hashPassword } from '../../../server/auth/passwords'
 import { signToken } from '../../../server/auth/tokens'
 import { connect, type Connection } from '../../../server/db/connect'
 import type { Db } from '../../../server/db/types'
-import { ADMIN, JWT_SECRET, type Reply, type TestApp } from './app'
+import { ADMIN, injectCaller, JWT_SECRET, type TestApp } from './app'
 import { databaseKinds, freshDatabase, isAvailable, postgresInfo, type DatabaseKind } from './databases'
 
 /**
@@ -33,18 +33,7 @@ async function server(db: Db, mediaDir: string, adminId: number): Promise<Server
   const app = await buildApp({ db, jwtSecret: JWT_SECRET, mediaDir, modules: defaultModules() })
   await app.ready()
   const adminToken = await signToken(JWT_SECRET, adminId)
-  const call: TestApp['call'] = async ({ asAnonymous, ...options }) => {
-    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) }
-    if (!asAnonymous && headers.authorization === undefined) headers.authorization = `Bearer ${adminToken}`
-    const res = await app.inject({ ...options, headers })
-    let body: unknown
-    try {
-      body = res.body === '' ? undefined : JSON.parse(res.body)
-    } catch {
-      body = res.body
-    }
-    return { status: res.statusCode, body, headers: res.headers, raw: res.body } satisfies Reply
-  }
+  const call = injectCaller(app, async () => adminToken)
   return { app, db, call }
 }
 
