@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
 import { parse, type Info } from 'csv-parse'
 import ExcelJS from 'exceljs'
 import { BusinessError } from '../errors'
@@ -79,8 +80,28 @@ function cellOf(value: unknown): Cell {
   return null
 }
 
-async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
+/**
+ * exceljs's reader iterates unzipper's entries until the stream says 'end' — but unzipper says
+ * 'end' as soon as the file has been written into it, while entries it has parsed may still wait
+ * in its buffer behind a worksheet the reader is copying to a temporary file. The rest of the
+ * book (shared strings, the workbook) was then silently skipped, under load (about 1 read in 300).
+ * The parser's own end, after the zip's central directory, is the one that counts: an 'end' said
+ * before the readable side has ended is not passed on. A truncated file still fails (FILE_ENDED).
+ */
+function zipSource(path: string): Readable {
   const input = createReadStream(path)
+  const pipe = input.pipe.bind(input)
+  input.pipe = (<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }) => {
+    const zip = destination as unknown as Readable
+    const emit = zip.emit.bind(zip)
+    zip.emit = ((event: string | symbol, ...args: unknown[]) => (event === 'end' && !zip.readableEnded ? false : emit(event, ...args))) as typeof zip.emit
+    return pipe(destination, options)
+  }) as typeof input.pipe
+  return input
+}
+
+async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
+  const input = zipSource(path)
   const book = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' })
   try {
     for await (const sheet of book) {
