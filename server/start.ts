@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { entities as registeredEntities, reports as registeredReports } from '../schema'
 import type { Entity, Fields, Report } from '../schema/kit'
 import { assembleApp, assertRegistry } from './app'
-import type { Config } from './config'
+import { ConfigError, type Config } from './config'
 import { connect, type Connection } from './db/connect'
 import { serveBackupRequests } from './db/backup-requests'
 import { markDraining } from './http/readiness'
@@ -12,7 +12,7 @@ import { seed } from './demo/seed'
 import { migrate } from './db/sync'
 import { withStartUpLock } from './db/startup-lock'
 import { setUploadQuota } from './engine/uploads'
-import { bindMediaStorage } from './storage'
+import { bindMediaStorage, releaseMediaStorage } from './storage'
 import { startMailSender } from './mail/sender'
 import { mailTransport } from './mail/transport'
 import { withPublicRead } from './engine/access'
@@ -31,14 +31,20 @@ export async function start(config: Config, registry: { entities: readonly Entit
   const dataDir = resolve(config.DATA_DIR)
   const release = config.database.kind === 'pglite' && config.database.dataDir ? lockDataDir(dataDir) : () => {}
   let connection: Connection | undefined
+  const mediaDir = join(dataDir, 'media')
   try {
+    // Files in the S3 bucket when configured, else DATA_DIR/media — usable, or no start.
+    const storage = bindMediaStorage(mediaDir, config.storage)
+    await storage.check().catch((e: unknown) => {
+      const variables = storage.kind === 's3' ? ' (S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)' : ' (DATA_DIR)'
+      throw new ConfigError(`Files cannot be kept in ${storage.description}: ${e instanceof Error ? e.message : String(e)}. Check the configuration${variables}.`)
+    })
     connection = await connect(
       config.database.kind === 'postgres'
         ? { kind: 'postgres', url: config.database.url }
         : { kind: 'pglite', dataDir: config.database.dataDir ? join(dataDir, 'pglite') : undefined },
     )
     const db = connection.db
-    bindMediaStorage(join(dataDir, 'media'), config.storage) // files in the S3 bucket when configured, else DATA_DIR/media
     const jwtSecret = config.JWT_SECRET ?? demoJwtSecret(config.database.kind === 'pglite' ? config.database.dataDir && dataDir : dataDir)
     // Put together without touching the database: servers starting at once do this side by side.
     const { app, start: startApp } = await assembleApp({
@@ -46,7 +52,7 @@ export async function start(config: Config, registry: { entities: readonly Entit
       entities: withPublicRead(withRefsAsIds(registry.entities, config.LIST_REFS_AS_IDS), config.PUBLIC_READ),
       reports: registry.reports,
       jwtSecret,
-      mediaDir: join(dataDir, 'media'),
+      mediaDir,
       distDir: resolve('dist'),
       corsOrigins: config.CORS_ORIGINS,
       isDemo: config.isDemo,
@@ -69,16 +75,16 @@ export async function start(config: Config, registry: { entities: readonly Entit
       await app.close().catch(() => {})
       throw e
     })
-    setUploadQuota(join(dataDir, 'media'), config.UPLOAD_QUOTA_MB * 1024 * 1024)
+    setUploadQuota(mediaDir, config.UPLOAD_QUOTA_MB * 1024 * 1024)
     // Mail queued in the outbox goes out after its transaction commits: by SMTP, or as files.
-    const mail = startMailSender({ db: connection.db, transport: mailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, mailDir: join(dataDir, 'mail') }) })
+    const mail = startMailSender({ db: connection.db, transport: mailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, mailDir: join(dataDir, 'mail') }), onAttempt: app.metrics.mailAttempt })
     const address = await app.listen({ port: config.PORT, host: config.HOST }).catch(async (e: unknown) => {
       await mail.stop()
       throw e
     })
     const opened = connection
     // `npm run backup` asks the running server for a copy of its embedded database (server/db/backup-requests.ts).
-    const stopBackups = opened.dump && config.database.kind === 'pglite' && config.database.dataDir ? serveBackupRequests({ dataDir, dump: opened.dump, mediaDir: join(dataDir, 'media') }) : () => {}
+    const stopBackups = opened.dump && config.database.kind === 'pglite' && config.database.dataDir ? serveBackupRequests({ dataDir, dump: opened.dump, mediaDir }) : () => {}
     return {
       app,
       address,
@@ -98,6 +104,7 @@ export async function start(config: Config, registry: { entities: readonly Entit
     }
   } catch (e) {
     await connection?.close()
+    await releaseMediaStorage(mediaDir)
     release()
     throw e
   }

@@ -8,11 +8,11 @@ import { hooksOf } from './hooks'
 import { LABELS, labelColumns, linkTable, refTarget, source, whereClause } from './list-query'
 import { runBeforeValidate } from './operations/hooks-run'
 import { ownInput } from './operations/own'
-import { checkChange } from './operations/update'
+import { checkChange, mergeOver } from './operations/update'
 import { refuseOwned } from './operations/owned'
 import { notFound, read } from './operations/read'
 import { auditChanges, columnsOf } from './operations/rows'
-import { asInput, checkNotStale, fromClient, judge } from './operations/values'
+import { checkNotStale, fromClient, judge } from './operations/values'
 import { refuseLocked } from './operations/workflow'
 import { refusalOf, rowLabel, type Refusal } from './bulk-update-refusals'
 import { fillSlugs } from './slugs'
@@ -153,19 +153,6 @@ export async function recordLabel(ctx: EngineCtx, db: Executor, rowId: number, r
   return rowLabel(ctx.entity, rowId, isRef && row && !(LABELS in row) ? await read(ctx, db, rowId) : row)
 }
 
-/** The body laid over the stored row, as updateRow merges it (no lines: isBatchable keeps documents out). */
-function merged(entity: Entity<string, Fields>, before: Row, given: Values): Values {
-  const out: Values = {}
-  for (const name of entity.fieldNames) {
-    const field = entity.fields[name]!
-    if (field.isReadOnly && !Object.hasOwn(given, name)) continue
-    if (field.isReadOnly) out[name] = given[name]
-    else out[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
-  }
-  for (const name of Object.keys(out)) if (out[name] === undefined) delete out[name]
-  return out
-}
-
 /**
  * Locks the batch's rows (in id order, as one update after another would) and judges each
  * record as its update would, in the same order of checks; nothing is written. `ctx.db` is the
@@ -194,7 +181,7 @@ export async function judgeBatch(ctx: EngineCtx, trx: Trx, changes: readonly Cha
       await refuseOwned(ctx, trx, before)
       checkNotStale(before, input)
       const given = await runBeforeValidate(ctx, trx, 'update', before, input)
-      const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, merged(entity, before, given), 'update'), change.id)
+      const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, mergeOver(entity, before, given), 'update'), change.id)
       judged.push({ index, before, values, given })
     } catch (e) {
       await refuse(index, e)

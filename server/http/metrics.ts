@@ -8,6 +8,7 @@ import type { Db } from '../db/types'
 import type { RouteDoc } from '../engine/openapi'
 import { messageFor } from '../i18n'
 import { OUTBOX_TABLE } from '../mail/outbox'
+import type { MailAttempt } from '../mail/sender'
 import { routeOf } from './request-log'
 
 /**
@@ -83,7 +84,19 @@ function outboxCounter(db: Db): () => Promise<OutboxCount[]> {
   }
 }
 
-function appMetrics(db: Db): { registry: Registry; refresh: () => Promise<void>; observe: (labels: { method: string; route: string; status_class: string }, seconds: number) => void } {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics that are not requests: the mail sender (started beside the app) counts its attempts here. */
+    metrics: { mailAttempt: (result: MailAttempt) => void }
+  }
+}
+
+function appMetrics(db: Db): {
+  registry: Registry
+  refresh: () => Promise<void>
+  observe: (labels: { method: string; route: string; status_class: string }, seconds: number) => void
+  mailAttempt: (result: MailAttempt) => void
+} {
   const registry = new Registry()
   const labelNames = ['method', 'route', 'status_class'] as const
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route pattern, method and status class.', labelNames, registers: [registry] })
@@ -126,6 +139,9 @@ function appMetrics(db: Db): { registry: Registry; refresh: () => Promise<void>;
     registers: [registry],
   })
   const oldest = new Gauge({ name: 'outbox_oldest_pending_seconds', help: 'Age of the oldest mail not sent yet (queued or retrying); 0 when none waits.', registers: [registry] })
+  // Per attempt, on the server that made it: the outbox's gauges say where messages stand, this how sending goes (a rate of failures).
+  const attempts = new Counter({ name: 'mail_send_attempts_total', help: 'Attempts of this server to send a mail, by result (sent; retrying: failed, tried again later; failed: the last attempt failed).', labelNames: ['result'], registers: [registry] })
+  for (const result of ['sent', 'retrying', 'failed'] as const) attempts.inc({ result }, 0)
   const countOutbox = outboxCounter(db)
   // Counted once per scrape, before the text is made (both gauges from one count).
   const refresh = async (): Promise<void> => {
@@ -144,6 +160,7 @@ function appMetrics(db: Db): { registry: Registry; refresh: () => Promise<void>;
       requests.inc(labels)
       latency.observe(labels, seconds)
     },
+    mailAttempt: (result) => attempts.inc({ result }),
   }
 }
 
@@ -158,7 +175,7 @@ function carriesToken(header: string | undefined, token: string): boolean {
 const metricsDoc = (): RouteDoc => ({
   summary: 'Metrics for Prometheus',
   description:
-    'The server\'s metrics in Prometheus\' text format: `http_requests_total` and `http_request_duration_seconds` by route pattern, method and status class; `db_pool_connections`, `db_pool_waiting_requests`, `db_pool_max_connections`; `outbox_messages` by status and `outbox_oldest_pending_seconds`; the process\'s own (prom-client\'s defaults). Needs `Authorization: Bearer <METRICS_TOKEN>` (the server\'s environment), not a user\'s token; without a METRICS_TOKEN it answers 404.',
+    'The server\'s metrics in Prometheus\' text format: `http_requests_total` and `http_request_duration_seconds` by route pattern, method and status class; `db_pool_connections`, `db_pool_waiting_requests`, `db_pool_max_connections`; `outbox_messages` by status and `outbox_oldest_pending_seconds`; `mail_send_attempts_total` by result (sent, retrying, failed); the process\'s own (prom-client\'s defaults). Needs `Authorization: Bearer <METRICS_TOKEN>` (the server\'s environment), not a user\'s token; without a METRICS_TOKEN it answers 404.',
   responses: {
     200: { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' }, example: 'http_requests_total{method="GET",route="/api/health",status_class="2xx"} 3\n' } } },
     401: { description: 'Without the metrics token.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Detail' } } } },
@@ -168,7 +185,8 @@ const metricsDoc = (): RouteDoc => ({
 
 /** Counts and times every request of the app, and serves `GET /metrics` when a token is given. */
 export function registerMetrics(app: FastifyInstance, options: { db: Db; token: string | null }): void {
-  const { registry, refresh, observe } = appMetrics(options.db)
+  const { registry, refresh, observe, mailAttempt } = appMetrics(options.db)
+  app.decorate('metrics', { mailAttempt })
   app.addHook('onResponse', async (request, reply) => {
     const labels = { method: METHODS.has(request.method) ? request.method : 'OTHER', route: routeOf(request), status_class: `${Math.floor(reply.statusCode / 100)}xx` }
     observe(labels, reply.elapsedTime / 1000)

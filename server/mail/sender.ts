@@ -35,7 +35,12 @@ export type SenderOptions = {
   /** The app's registry and hooks, for the notification of a message that failed; default: the registry's own. */
   registry?: Registry
   hooks?: HookRegistry
+  /** Told what became of each attempt (the app's `mail_send_attempts_total`). */
+  onAttempt?: (result: MailAttempt) => void
 }
+
+/** What became of one attempt to send a mail: sent, to be tried again, or failed for good. */
+export type MailAttempt = 'sent' | 'retrying' | 'failed'
 
 export type MailSender = {
   /** Looks at the outbox soon (after a message is queued). */
@@ -98,9 +103,11 @@ export function startMailSender(options: SenderOptions): MailSender {
         const message = { key: 'notification.mail_failed', params: { subject: m.subject } }
         await notify(trx, registry, options.hooks, { to: { permission: outbox.permissions.LIST }, kind: 'mail_failed', message, entity: outbox.name, recordId: Number(m.id) })
       })
+      options.onAttempt?.(isLast ? 'failed' : 'retrying')
       return
     }
     await sql`update ${table} set status = 'sent', sent_at = now(), next_attempt_at = null, last_error = null, updated_at = now() where id = ${m.id}`.execute(db)
+    options.onAttempt?.('sent')
   }
 
   /** The files of messages no longer in the outbox (committed deletes only: a queueing transaction writes both or neither). */

@@ -1,5 +1,5 @@
-import { mkdir, open, stat, unlink, writeFile } from 'node:fs/promises'
-import type { Stats } from 'node:fs'
+import { access, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises'
+import { constants, type Stats } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { contentTypeOf, isStorageKey, type ByteRange, type FileStorage, type StoredFile, type StoredFileInfo } from './port'
 
@@ -79,6 +79,10 @@ export function localStorage(root: string): FileStorage {
         if (isMissing(e)) return false
         throw e
       }
+    },
+    async check() {
+      await mkdir(base, { recursive: true })
+      await access(base, constants.W_OK)
     },
     async close() {},
   }

@@ -34,6 +34,8 @@ export type FileStorage = {
   head(key: string): Promise<StoredFileInfo | undefined>
   /** Removes the file; answers whether there was one. */
   delete(key: string): Promise<boolean>
+  /** Fails, saying why, when files cannot be kept here (the bucket is missing or refused, the folder cannot be written): asked once at start-up. */
+  check(): Promise<void>
   /** Lets go of what the adapter holds open (the S3 client's sockets). */
   close(): Promise<void>
 }

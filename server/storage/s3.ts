@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { contentTypeOf, isStorageKey, type ByteRange, type FileStorage, type StoredFile, type StoredFileInfo } from './port'
 import type { ObjectStorageSettings } from './settings'
 
@@ -71,6 +71,16 @@ export function s3Storage(settings: ObjectStorageSettings): FileStorage {
       const existed = (await head(key)) !== undefined
       await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }))
       return existed
+    },
+    async check() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }))
+      } catch (e) {
+        const status = e instanceof S3ServiceException ? e.$metadata.httpStatusCode : undefined
+        // A HEAD answers without a body: the status is all S3 says.
+        const why = status === 404 ? 'there is no such bucket' : status === 403 ? 'the credentials are refused' : status === 301 ? 'the bucket is in another region (S3_REGION)' : e instanceof Error ? e.message || e.name : String(e)
+        throw new Error(why)
+      }
     },
     async close() {
       client.destroy()

@@ -4,7 +4,10 @@ import { registry } from '../../schema'
 import { buildApp, defaultModules } from '../../server/app'
 import { ConfigError } from '../../server/config'
 import { metricsTokenOf } from '../../server/http/metrics'
-import { queueMail } from '../../server/mail/outbox'
+import { OUTBOX_TABLE, queueMail } from '../../server/mail/outbox'
+import { startMailSender } from '../../server/mail/sender'
+import type { MailTransport } from '../../server/mail/transport'
+import { sql } from 'kysely'
 import { describeEachDatabase, JWT_SECRET } from './helpers/app'
 
 /**
@@ -120,6 +123,37 @@ describeEachDatabase('metrics', (t, kind) => {
     const after = await scrape()
     expect(sample(after, 'outbox_messages', { status: 'queued' })).toBe(queued + 1)
     expect(sample(after, 'outbox_oldest_pending_seconds')).toBeGreaterThanOrEqual(0)
+  })
+
+  it('counts attempts to send a mail by result: sent, retrying, failed for good', async () => {
+    const before = await scrape()
+    const was = (result: string) => sample(before, 'mail_send_attempts_total', { result })!
+    expect([was('sent'), was('retrying'), was('failed')].every((n) => n >= 0)).toBe(true)
+    let isDown = true
+    const transport: MailTransport = {
+      kind: 'smtp',
+      send: async () => {
+        if (isDown) throw new Error('relay down')
+      },
+      close: async () => {},
+    }
+    const sender = startMailSender({ db: t.current.db, transport, pollMs: 3_600_000, maxAttempts: 2, backoffSeconds: () => 0, onAttempt: app.metrics.mailAttempt })
+    try {
+      // Only this test's mails are due: the others are pushed out of the sender's reach.
+      await sql`update ${sql.id(OUTBOX_TABLE)} set next_attempt_at = now() + interval '1 day' where status in ('queued', 'retrying')`.execute(t.current.db)
+      await t.current.db.transaction().execute((trx) => queueMail(trx, { to: 'fails@example.com', subject: 'Fails twice', text: '…' }))
+      await sender.runOnce() // attempt 1: retrying
+      await sender.runOnce() // attempt 2 of 2: failed
+      isDown = false
+      await t.current.db.transaction().execute((trx) => queueMail(trx, { to: 'goes@example.com', subject: 'Goes', text: '…' }))
+      await sender.runOnce()
+    } finally {
+      await sender.stop()
+    }
+    const text = await scrape()
+    expect(sample(text, 'mail_send_attempts_total', { result: 'retrying' })).toBe(was('retrying') + 1)
+    expect(sample(text, 'mail_send_attempts_total', { result: 'failed' })).toBe(was('failed') + 1)
+    expect(sample(text, 'mail_send_attempts_total', { result: 'sent' })).toBe(was('sent') + 1)
   })
 
   it("carries the process's own metrics", async () => {

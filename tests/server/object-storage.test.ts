@@ -1,10 +1,13 @@
-import { readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { entities, registry } from '../../schema'
 import { defineEntity, f, thumbnailOf } from '../../schema/kit'
 import { loadConfig } from '../../server/config'
 import { mediaHooks, sweepReleasedMedia } from '../../server/engine/uploads'
+import { start } from '../../server/start'
 import { catalogues } from '../../server/i18n'
 import { testApp, type TestApp, type TestAppOptions } from './helpers/app'
 import { databaseKinds, isAvailable } from './helpers/databases'
@@ -278,5 +281,33 @@ describe('object storage configuration', () => {
     expect(refusal({ S3_BUCKET: 'media', S3_FORCE_PATH_STYLE: 'yes' })).toContain("S3_FORCE_PATH_STYLE: must be 'true' or 'false'")
     expect(refusal({ S3_BUCKET: 'media', S3_PREFIX: 'a/../b' })).toContain('S3_PREFIX: must be a folder path inside the bucket')
     expect(refusal({ S3_BUCKET: 'media', S3_CHECKSUMS: 'always' })).toContain("S3_CHECKSUMS: must be 'when_required' or 'when_supported'")
+  })
+})
+
+describe('object storage at start-up', () => {
+  let s3: S3TestServer
+  let dataDir: string
+  beforeAll(async () => {
+    s3 = await startS3Server({ bucket: 'backoffice-media' })
+    dataDir = mkdtempSync(join(tmpdir(), 'start-s3-'))
+  })
+  afterAll(async () => {
+    await s3?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+  const startWith = async (env: Record<string, string>) => {
+    const started = await start(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, S3_ENDPOINT: s3.settings.endpoint!, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_BUCKET: 'backoffice-media', ...env }))
+    await started.stop()
+    return started
+  }
+
+  it('refuses to start, saying why, when the bucket is missing or the credentials are refused — before anything else is opened', async () => {
+    await expect(startWith({ S3_BUCKET: 'no-such-bucket' })).rejects.toThrow(
+      `Files cannot be kept in s3://no-such-bucket at ${s3.settings.endpoint}: there is no such bucket. Check the configuration (S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY).`,
+    )
+    // s3rver knows its key by name (it does not check the signature).
+    await expect(startWith({ S3_ACCESS_KEY_ID: 'SOMEONE-ELSE' })).rejects.toMatchObject({ name: 'ConfigError', message: expect.stringContaining(': the credentials are refused.') })
+    // Nothing was opened: no database in the data folder, and its lock let go (a later start may take it).
+    expect(readdirSync(dataDir)).not.toContain('pglite')
   })
 })

@@ -1,3 +1,4 @@
+import type { Entity, Fields } from '../../../schema/kit'
 import { ValidationError } from '../errors'
 import type { Row, Trx } from '../../db/types'
 import { authorize, type EngineCtx } from '../access'
@@ -20,6 +21,24 @@ import { asInput, checkNotStale, fromClient, judge } from './values'
 import { sql } from 'kysely'
 
 /**
+ * The body laid over the stored row: a read-only field keeps its stored value unless the server
+ * set it (a beforeValidate hook), a document's lines are laid over its stored lines, a write-only
+ * field not sent stays as it is (null: keep the hash; a transient one is left out).
+ */
+export function mergeOver(entity: Entity<string, Fields>, before: Row, given: Values): Values {
+  const merged: Values = {}
+  for (const name of entity.fieldNames) {
+    const field = entity.fields[name]!
+    if (field.isReadOnly && !Object.hasOwn(given, name)) continue
+    if (field.isReadOnly) merged[name] = given[name]
+    else if (field.kind === 'lines') merged[name] = Object.hasOwn(given, name) ? mergeLines(entity, name, before[name] as LineRow[], given[name]) : asInput(entity, name, before[name])
+    else merged[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
+  }
+  for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
+  return merged
+}
+
+/**
  * PUT and PATCH: the body is laid over the stored row (a document's lines over its stored
  * lines) and the result judged whole. Read-only fields keep their stored value; a
  * write-only field keeps its hash unless sent.
@@ -34,17 +53,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
     await refuseOwned(ctx, trx, before)
     checkNotStale(before, input)
     const given = await runBeforeValidate(ctx, trx, 'update', before, input)
-    const merged: Values = {}
-    for (const name of entity.fieldNames) {
-      const field = entity.fields[name]!
-      // A read-only field keeps its stored value unless the server sets it.
-      if (field.isReadOnly && !Object.hasOwn(given, name)) continue
-      if (field.isReadOnly) merged[name] = given[name]
-      else if (field.kind === 'lines') merged[name] = Object.hasOwn(given, name) ? mergeLines(entity, name, before[name] as LineRow[], given[name]) : asInput(entity, name, before[name])
-      else merged[name] = Object.hasOwn(given, name) ? given[name] : field.isWriteOnly ? (field.isTransient ? undefined : null) : asInput(entity, name, before[name])
-    }
-    for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
-    const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, merged, 'update'), rowId)
+    const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, mergeOver(entity, before, given), 'update'), rowId)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkChange(ctx, trx, before, values, given)
     const [root, own] = tablesOf(entity)
