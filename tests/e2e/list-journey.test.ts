@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../support/server-process'
@@ -144,6 +146,42 @@ describe('a list opened by its address', () => {
       expect(once(url)[0]!.by, url).toBe(`${server.url}${thanas}?ordering=-name`)
     }
     expect(refused.filter((text) => /Content Security Policy/.test(text))).toEqual([])
+    await context.close()
+  })
+})
+
+describe('what a list loads', () => {
+  /** The libraries of the app's JavaScript files this page has loaded, by their source maps (dist/assets/*.js.map). */
+  const librariesLoaded = async (page: Page) => {
+    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /\/assets\/.*\.js$/.test(name)))
+    const libraries = new Set<string>()
+    for (const url of scripts) {
+      const file = join('dist', new URL(url).pathname + '.map')
+      // The bundler's runtime and the catalogues' chunks have no map: no library in them.
+      if (!existsSync(file)) continue
+      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] }
+      for (const source of map.sources) {
+        const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1]
+        if (name) libraries.add(name)
+      }
+    }
+    return libraries
+  }
+
+  it('draws its first rows without the menus\' libraries, which come when a menu is reached for; the first click opens it', async () => {
+    const { context, page } = await signedIn({ width: 1280, height: 900 })
+    await page.goto(`${server.url}${thanas}`)
+    await page.locator('tbody tr:not([data-skeleton])').first().waitFor()
+    await page.waitForLoadState('networkidle')
+    const first = await librariesLoaded(page)
+    expect(first.has('react-dom')).toBe(true)
+    for (const library of ['@headlessui/react', '@dnd-kit/core', '@tanstack/virtual-core', '@floating-ui/dom']) expect(first.has(library), library).toBe(false)
+    // One click on a button drawn before its menu's code: the menu opens, as a person expects.
+    await page.getByRole('button', { name: 'Columns' }).click()
+    await expect.poll(() => page.getByRole('dialog').filter({ hasText: 'Density' }).count()).toBe(1)
+    expect((await librariesLoaded(page)).has('@dnd-kit/core')).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Columns')
     await context.close()
   })
 })

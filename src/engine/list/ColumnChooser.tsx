@@ -9,6 +9,7 @@ import type { AnyEntity } from '../entity-api'
 import { Icon } from '../ui/icons'
 import { visibleColumnsOf, withColumnMoved, withColumnShown, type ListLayout } from './column-layout'
 import { restrictToVerticalAxis } from './drag-axis'
+import { popoverPanelClass, toolButtonClass } from './tool-styles'
 
 /**
  * The list's "Columns" popover: each column the list may show, with a checkbox to show or hide
@@ -16,12 +17,6 @@ import { restrictToVerticalAxis } from './drag-axis'
  * arrows beside it — dragging is never the only way — a reset to the registry's columns, and
  * the rows' density. Widths are dragged on the headers themselves (ColumnResizeHandle).
  */
-export const toolButtonClass =
-  'inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 data-open:border-indigo-300 data-open:bg-indigo-50 data-open:text-indigo-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800 dark:data-open:border-indigo-800 dark:data-open:bg-indigo-950/60 dark:data-open:text-indigo-100'
-
-export const popoverPanelClass =
-  'z-50 w-[min(22rem,calc(100vw-1rem))] rounded-xl border border-slate-200 bg-white p-3 text-sm text-slate-900 shadow-lg outline-none [--anchor-gap:6px] [--anchor-padding:8px] dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100'
-
 const stepButton =
   'rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:invisible dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-100'
 

@@ -7,6 +7,7 @@ import { errorText } from '../errors'
 import { notify } from '../ui/notifications'
 import { Icon } from '../ui/icons'
 import { useFormat } from '../../i18n/useFormat'
+import { toolButtonClass } from './tool-styles'
 
 /**
  * "Export" in a list's header: every row the list holds — its search, filters, list view
@@ -37,8 +38,6 @@ export function exportRequestOf(entity: AnyEntity, params: ListParams, format: F
   }
 }
 
-const buttonClass =
-  'inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
 const itemClass = 'block w-full rounded-md px-3 py-2 text-start text-sm text-slate-700 data-focus:bg-slate-100 dark:text-slate-200 dark:data-focus:bg-slate-800'
 
 /** A size as people read it: kB under a megabyte, MB above, Latin digits as the screens write numbers. */
@@ -138,7 +137,7 @@ export function ExportMenu({ entity, params, columns }: { entity: AnyEntity; par
   return (
     <div className="flex min-w-0 flex-wrap items-center gap-2">
       <Menu>
-        <MenuButton className={buttonClass}>
+        <MenuButton className={toolButtonClass}>
           <Icon name="download" className="size-4" />
           <span className="max-sm:sr-only">{t('export.button')}</span>
           <Icon name="chevronDown" className="size-3.5 opacity-70" />

@@ -16,13 +16,14 @@ import { pinnedHeaderCell, TableFrame } from './TableFrame'
 import { LazyDeleteDialog } from './LazyDeleteDialog'
 import { ListTools } from './ListTools'
 import { SelectionTools } from './SelectionTools'
-import { ColumnChooser } from './ColumnChooser'
+import { ColumnChooserTool, SavedViewsTool } from './list-tools-lazy'
 import { ColumnResizeHandle } from './ColumnResizeHandle'
 import { clampWidth, defaultWidthOf, withColumnWidth, type Density } from './column-layout'
 import { ListFooter } from './ListFooter'
-import { SavedViewsMenu } from './SavedViewsMenu'
-import { VirtualRows } from './VirtualRows'
 import { formHref, ListTableRow, useRowKit, type RowSizing } from './ListTableRow'
+
+// "All" rows' virtualiser loads when a list is first shown whole, not with every list.
+const VirtualRows = lazy(() => import('./VirtualRows').then((m) => ({ default: m.VirtualRows })))
 
 export { formHref }
 
@@ -269,8 +270,8 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
             {controller.filterParams.length > 0 && (
               <FiltersButton count={new Set(controller.activeFilters.map((f) => f.field)).size} isOpen={isFilterOpen} onToggle={() => setIsFilterOpen((o) => !o)} controls={filterPanelId} />
             )}
-            {controller.savedLink.isAvailable && <SavedViewsMenu controller={controller} />}
-            <ColumnChooser entity={entity} layout={layout} />
+            {controller.savedLink.isAvailable && <SavedViewsTool controller={controller} />}
+            <ColumnChooserTool entity={entity} layout={layout} />
             <ListTools controller={controller} />
             {canCreate && <NewRecordLink entity={entity} />}
           </div>
@@ -388,13 +389,21 @@ export function ListScreen({ entity, headerExtra }: { entity: AnyEntity; headerE
           }
         >
           {isFixed && !isFirstLoad ? (
-            <VirtualRows
-              count={rows.length}
-              scrollRef={scrollRef}
-              estimateSize={rowHeights[layout.density] + (columns.some((c) => c.id === 'actions') ? BUTTON_ROW_EXTRA : 0)}
-              columns={columns.length}
-              renderRow={renderRow}
-            />
+            <Suspense
+              fallback={
+                <tbody>
+                  <SkeletonRows columns={columns.length} />
+                </tbody>
+              }
+            >
+              <VirtualRows
+                count={rows.length}
+                scrollRef={scrollRef}
+                estimateSize={rowHeights[layout.density] + (columns.some((c) => c.id === 'actions') ? BUTTON_ROW_EXTRA : 0)}
+                columns={columns.length}
+                renderRow={renderRow}
+              />
+            </Suspense>
           ) : (
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {isFirstLoad && <SkeletonRows columns={columns.length} />}

@@ -5,12 +5,10 @@ import { useAccess } from '../access-context'
 import { entityKeys } from '../queries'
 import { TrashLink } from '../trash/TrashLink'
 import { Icon } from '../ui/icons'
-import { ExportMenu } from './ExportMenu'
+import { ExportTool } from './list-tools-lazy'
 import { LazyImportDialog } from './ImportDialogLazy'
+import { toolButtonClass } from './tool-styles'
 import type { ListController } from './useListController'
-
-const toolClass =
-  'inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-xs hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800'
 
 /**
  * The list header's further tools, beside search, filters and "New": export of the list as
@@ -25,7 +23,7 @@ export function ListTools({ controller }: { controller: ListController }) {
   const canImport = entity.routes.create !== false && !entity.isLine && access.canDo(entity, 'CREATE')
   return (
     <>
-      {canExport && <ExportMenu entity={entity} params={controller.params} columns={controller.visibleColumns} />}
+      {canExport && <ExportTool entity={entity} params={controller.params} columns={controller.visibleColumns} />}
       {canImport && <ImportButton controller={controller} />}
       <TrashLink entity={entity} />
     </>
@@ -38,7 +36,7 @@ function ImportButton({ controller }: { controller: ListController }) {
   const [isOpen, setIsOpen] = useState(false)
   return (
     <>
-      <button type="button" className={toolClass} onClick={() => setIsOpen(true)}>
+      <button type="button" className={toolButtonClass} onClick={() => setIsOpen(true)}>
         <Icon name="upload" className="size-4" />
         <span className="max-sm:sr-only">{t('import.button')}</span>
       </button>

@@ -16,7 +16,7 @@ import { Icon } from '../ui/icons'
 import { showAlert } from '../ui/notifications'
 import { Spinner } from '../ui/PageSpinner'
 import { borderClass, inputClass } from '../widgets/types'
-import { popoverPanelClass, toolButtonClass } from './ColumnChooser'
+import { popoverPanelClass, toolButtonClass } from './tool-styles'
 import { useSavedViews, useSavedViewWrites, type SavedView } from './saved-views'
 import type { ListController } from './useListController'
 
