@@ -6,16 +6,12 @@ import { currentAuditScope } from './audit-scope'
 import { NotFoundError, ValidationError } from './errors'
 import { hooksOf } from './hooks'
 import { LABELS, labelColumns, linkTable, refTarget, source, whereClause } from './list-query'
-import { runBeforeValidate } from './operations/hooks-run'
 import { ownInput } from './operations/own'
-import { checkChange, mergeOver } from './operations/update'
-import { refuseOwned } from './operations/owned'
+import { checkChange, judgeChange } from './operations/update'
 import { notFound, read } from './operations/read'
 import { auditChanges, columnsOf } from './operations/rows'
-import { checkNotStale, fromClient, judge } from './operations/values'
-import { refuseLocked } from './operations/workflow'
+import { fromClient } from './operations/values'
 import { refusalOf, rowLabel, type Refusal } from './bulk-update-refusals'
-import { fillSlugs } from './slugs'
 import type { Values } from './validate'
 
 /**
@@ -177,11 +173,7 @@ export async function judgeBatch(ctx: EngineCtx, trx: Trx, changes: readonly Cha
       const input = ownInput(ctx, fromClient(ctx, { ...change.values }), 'update')
       const before = rows.get(change.id)
       if (!before || !writable.has(change.id)) throw notFound(entity, change.id)
-      refuseLocked(ctx, before)
-      await refuseOwned(ctx, trx, before)
-      checkNotStale(before, input)
-      const given = await runBeforeValidate(ctx, trx, 'update', before, input)
-      const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, mergeOver(entity, before, given), 'update'), change.id)
+      const { given, values } = await judgeChange(ctx, trx, change.id, before, input)
       judged.push({ index, before, values, given })
     } catch (e) {
       await refuse(index, e)

@@ -10,7 +10,7 @@ import { hashPassword } from '../../server/auth/passwords'
 import type { Connection } from '../../server/db/connect'
 import { withPublicRead } from '../../server/engine/access'
 import { withRefsAsIds } from '../../server/engine/refs-as-ids'
-import { JWT_SECRET, type Reply } from './helpers/app'
+import { JWT_SECRET, replyOf, type Reply } from './helpers/app'
 import { databaseKinds, freshDatabase, isAvailable, type DatabaseKind } from './helpers/databases'
 import { tinyPng } from './helpers/images'
 import { multipart, type FilePart } from './helpers/multipart'
@@ -91,14 +91,7 @@ async function startServer(kind: DatabaseKind): Promise<OriginalClient> {
         Object.assign(headers, body.headers)
         payload = body.payload
       }
-      const res = await app.inject({ method, url, headers, payload })
-      let body: unknown
-      try {
-        body = res.body === '' ? undefined : JSON.parse(res.body)
-      } catch {
-        body = res.body
-      }
-      return { status: res.statusCode, body, headers: res.headers, raw: res.body }
+      return replyOf(await app.inject({ method, url, headers, payload }))
     },
   }
   return client

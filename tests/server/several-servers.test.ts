@@ -7,7 +7,7 @@ import { countries } from '../../server/demo/data/countries'
 import { DEMO_ADMIN } from '../../server/demo/seed'
 import { startServer, type RunningServer } from '../support/server-process'
 import type { Reply } from './helpers/app'
-import { isAvailable, postgresInfo } from './helpers/databases'
+import { dropDatabaseWhenFree, isAvailable, postgresInfo } from './helpers/databases'
 import { multipart } from './helpers/multipart'
 import { pngPart } from './helpers/images'
 import { startS3Server, type S3TestServer } from './helpers/s3-server'
@@ -78,16 +78,7 @@ describe.skipIf(!isAvailable('postgres'))('several servers on one PostgreSQL dat
     await s3?.close()
     await db?.close()
     if (admin) {
-      // The servers' backends take a moment to go after they stop.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await sql`drop database if exists ${sql.id(DATABASE)}`.execute(admin.db)
-          break
-        } catch (e) {
-          if (attempt >= 40) throw e
-          await new Promise((r) => setTimeout(r, 100))
-        }
-      }
+      await dropDatabaseWhenFree(admin.db, DATABASE, 100)
       await admin.close()
     }
   }, 120_000)

@@ -39,6 +39,21 @@ export function mergeOver(entity: Entity<string, Fields>, before: Row, given: Va
 }
 
 /**
+ * A change judged up to its values, the caller's access to the entity and their input already
+ * checked: the record's state (locked, another's, stale), the modules' beforeValidate, the body
+ * over the stored row, validation and slugs. One order, shared by the bulk change
+ * (bulk-update-batch.ts).
+ */
+export async function judgeChange(ctx: EngineCtx, trx: Trx, rowId: number, before: Row, input: Values): Promise<{ given: Values; values: Values }> {
+  refuseLocked(ctx, before)
+  await refuseOwned(ctx, trx, before)
+  checkNotStale(before, input)
+  const given = await runBeforeValidate(ctx, trx, 'update', before, input)
+  const values = await fillSlugs(trx, ctx.entity, await judge(ctx, trx, ctx.entity, mergeOver(ctx.entity, before, given), 'update'), rowId)
+  return { given, values }
+}
+
+/**
  * PUT and PATCH: the body is laid over the stored row (a document's lines over its stored
  * lines) and the result judged whole. Read-only fields keep their stored value; a
  * write-only field keeps its hash unless sent.
@@ -49,11 +64,7 @@ export async function updateRow(ctx: EngineCtx, rowId: number, body: Values): Pr
   const input = ownInput(ctx, fromClient(ctx, body), 'update')
   return inTransaction(ctx, async (trx) => {
     const before = await lockRow(ctx, trx, rowId)
-    refuseLocked(ctx, before)
-    await refuseOwned(ctx, trx, before)
-    checkNotStale(before, input)
-    const given = await runBeforeValidate(ctx, trx, 'update', before, input)
-    const values = await fillSlugs(trx, entity, await judge(ctx, trx, entity, mergeOver(entity, before, given), 'update'), rowId)
+    const { given, values } = await judgeChange(ctx, trx, rowId, before, input)
     await checkReferences(trx, ctx.registry, entity, values)
     await checkChange(ctx, trx, before, values, given)
     const [root, own] = tablesOf(entity)

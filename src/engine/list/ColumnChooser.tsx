@@ -9,7 +9,7 @@ import type { AnyEntity } from '../entity-api'
 import { Icon } from '../ui/icons'
 import { visibleColumnsOf, withColumnMoved, withColumnShown, type ListLayout } from './column-layout'
 import { restrictToVerticalAxis } from './drag-axis'
-import { popoverPanelClass, toolButtonClass } from './tool-styles'
+import { popoverPanelClass, toolButtonClass, ToolLabel } from './tool-button'
 
 /**
  * The list's "Columns" popover: each column the list may show, with a checkbox to show or hide
@@ -43,8 +43,7 @@ export function ColumnChooser({ entity, layout }: { entity: AnyEntity; layout: L
   return (
     <Popover className="relative">
       <PopoverButton className={toolButtonClass}>
-        <Icon name="columns" className="size-4" />
-        <span className="max-sm:sr-only">{t('columns.button')}</span>
+        <ToolLabel icon="columns" label="columns.button" />
       </PopoverButton>
       <PopoverPanel anchor={isRtl ? 'bottom start' : 'bottom end'} role="dialog" aria-labelledby={headingId} className={popoverPanelClass}>
         <div className="flex items-center justify-between gap-2 pb-2">

@@ -7,7 +7,7 @@ import { errorText } from '../errors'
 import { notify } from '../ui/notifications'
 import { Icon } from '../ui/icons'
 import { useFormat } from '../../i18n/useFormat'
-import { toolButtonClass } from './tool-styles'
+import { toolButtonClass, ToolLabel } from './tool-button'
 
 /**
  * "Export" in a list's header: every row the list holds — its search, filters, list view
@@ -138,9 +138,7 @@ export function ExportMenu({ entity, params, columns }: { entity: AnyEntity; par
     <div className="flex min-w-0 flex-wrap items-center gap-2">
       <Menu>
         <MenuButton className={toolButtonClass}>
-          <Icon name="download" className="size-4" />
-          <span className="max-sm:sr-only">{t('export.button')}</span>
-          <Icon name="chevronDown" className="size-3.5 opacity-70" />
+          <ToolLabel icon="download" label="export.button" hasChevron />
         </MenuButton>
         <MenuItems
           anchor="bottom end"

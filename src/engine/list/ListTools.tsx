@@ -1,13 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
 import { useAccess } from '../access-context'
 import { entityKeys } from '../queries'
 import { TrashLink } from '../trash/TrashLink'
-import { Icon } from '../ui/icons'
 import { ExportTool } from './list-tools-lazy'
 import { LazyImportDialog } from './ImportDialogLazy'
-import { toolButtonClass } from './tool-styles'
+import { toolButtonClass, ToolLabel } from './tool-button'
 import type { ListController } from './useListController'
 
 /**
@@ -31,14 +29,12 @@ export function ListTools({ controller }: { controller: ListController }) {
 }
 
 function ImportButton({ controller }: { controller: ListController }) {
-  const { t } = useTranslation()
   const queryClient = useQueryClient()
   const [isOpen, setIsOpen] = useState(false)
   return (
     <>
       <button type="button" className={toolButtonClass} onClick={() => setIsOpen(true)}>
-        <Icon name="upload" className="size-4" />
-        <span className="max-sm:sr-only">{t('import.button')}</span>
+        <ToolLabel icon="upload" label="import.button" />
       </button>
       <LazyImportDialog
         entity={controller.entity}

@@ -16,7 +16,7 @@ import { Icon } from '../ui/icons'
 import { showAlert } from '../ui/notifications'
 import { Spinner } from '../ui/PageSpinner'
 import { borderClass, inputClass } from '../widgets/types'
-import { popoverPanelClass, toolButtonClass } from './tool-styles'
+import { popoverPanelClass, toolButtonClass, ToolLabel } from './tool-button'
 import { useSavedViews, useSavedViewWrites, type SavedView } from './saved-views'
 import type { ListController } from './useListController'
 
@@ -70,8 +70,7 @@ export function SavedViewsMenu({ controller }: { controller: ListController }) {
     <>
       <Popover className="relative">
         <PopoverButton className={toolButtonClass}>
-          <Icon name="star" className="size-4" />
-          <span className="max-sm:sr-only">{t('views.button')}</span>
+          <ToolLabel icon="star" label="views.button" />
         </PopoverButton>
         <PopoverPanel anchor={isRtl ? 'bottom start' : 'bottom end'} role="dialog" aria-labelledby={headingId} className={popoverPanelClass}>
           {({ close }) => (

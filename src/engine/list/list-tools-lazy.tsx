@@ -1,10 +1,9 @@
-import { useTranslation } from 'react-i18next'
 import { lazyTool } from '../ui/lazy-tool'
-import { Icon, type IconName } from '../ui/icons'
+import type { IconName } from '../ui/icons'
 import type { ColumnChooser } from './ColumnChooser'
 import type { ExportMenu } from './ExportMenu'
 import type { SavedViewsMenu } from './SavedViewsMenu'
-import { toolButtonClass } from './tool-styles'
+import { toolButtonClass, ToolLabel } from './tool-button'
 
 /**
  * The list header's menus — columns, saved views, export — as the list first draws them: their
@@ -13,12 +12,9 @@ import { toolButtonClass } from './tool-styles'
  */
 function toolFace(icon: IconName, label: string, hasChevron = false) {
   return function ToolFace() {
-    const { t } = useTranslation()
     return (
       <button type="button" className={toolButtonClass} aria-haspopup="true" aria-expanded="false">
-        <Icon name={icon} className="size-4" />
-        <span className="max-sm:sr-only">{t(label)}</span>
-        {hasChevron && <Icon name="chevronDown" className="size-3.5 opacity-70" />}
+        <ToolLabel icon={icon} label={label} hasChevron={hasChevron} />
       </button>
     )
   }

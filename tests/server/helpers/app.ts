@@ -26,15 +26,19 @@ export function injectCaller(app: FastifyInstance, token: () => Promise<string>)
   return async ({ asAnonymous, ...options }) => {
     const headers: Record<string, string> = { ...(options.headers as Record<string, string>) }
     if (!asAnonymous && headers.authorization === undefined) headers.authorization = `Bearer ${await token()}`
-    const res = await app.inject({ ...options, headers })
-    let body: unknown
-    try {
-      body = res.body === '' ? undefined : JSON.parse(res.body)
-    } catch {
-      body = res.body
-    }
-    return { status: res.statusCode, body, headers: res.headers, raw: res.body }
+    return replyOf(await app.inject({ ...options, headers }))
   }
+}
+
+/** An injected answer as the tests read it: its body parsed when it is JSON, kept as text otherwise. */
+export function replyOf(res: { statusCode: number; body: string; headers: Reply['headers'] }): Reply {
+  let body: unknown
+  try {
+    body = res.body === '' ? undefined : JSON.parse(res.body)
+  } catch {
+    body = res.body
+  }
+  return { status: res.statusCode, body, headers: res.headers, raw: res.body }
 }
 
 export type TestApp = {

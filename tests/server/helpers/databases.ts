@@ -15,6 +15,23 @@ export const isAvailable = (kind: DatabaseKind) => kind === 'pglite' || postgres
 let counter = 0
 
 /**
+ * Drops a PostgreSQL database once the last backend of a closed pool (or a stopped server)
+ * has gone: those take a moment, and forcing the drop at once would kill a backend mid-goodbye
+ * and surface as an unhandled FATAL on its client.
+ */
+export async function dropDatabaseWhenFree(admin: Connection['db'], name: string, intervalMs = 50): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sql`drop database if exists ${sql.id(name)}`.execute(admin)
+      return
+    } catch (e) {
+      if (attempt >= 40) throw e
+      await new Promise((r) => setTimeout(r, intervalMs))
+    }
+  }
+}
+
+/**
  * A database of this test file's own: PGlite loaded from the template blob, or a PostgreSQL
  * database copied from the template (`empty` gives one never migrated, for migration tests).
  */
@@ -41,17 +58,7 @@ export async function freshDatabase(kind: DatabaseKind, options: { empty?: boole
       await connection.close()
       const dropper = await connect({ kind: 'postgres', poolConfig: { ...server, database: 'postgres', max: 1 } })
       try {
-        // The pool's backends take a moment to go after it closes; forcing the drop at once
-        // would kill a backend mid-goodbye and surface as an unhandled FATAL on its client.
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await sql`drop database if exists ${sql.id(name)}`.execute(dropper.db)
-            break
-          } catch (e) {
-            if (attempt >= 40) throw e
-            await new Promise((r) => setTimeout(r, 50))
-          }
-        }
+        await dropDatabaseWhenFree(dropper.db, name)
       } finally {
         await dropper.close()
       }
