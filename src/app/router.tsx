@@ -118,6 +118,9 @@ export type CreateAppRouterOptions = {
   queryClient?: QueryClient
 }
 
+/** How long a route may load before its pending state (a spinner) is drawn. */
+export const PENDING_MS = 300
+
 export function createAppRouter({ entities, loadEntities, reports, loadReports, signedInRoutes, history, queryClient }: CreateAppRouterOptions) {
   let loading: Promise<void> | undefined
   const loadAllRoutes = () => {
@@ -137,7 +140,7 @@ export function createAppRouter({ entities, loadEntities, reports, loadReports, 
     history,
     defaultPreload: 'intent',
     defaultPendingComponent: PageSpinner,
-    defaultPendingMs: 300,
+    defaultPendingMs: PENDING_MS,
     scrollRestoration: true,
   })
   return router

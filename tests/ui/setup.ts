@@ -7,7 +7,7 @@ import { clearNotices } from '../../src/engine/ui/notifications'
 import { setFoldedOpen, setMobileOpen } from '../../src/shell/navbar/navbar-state'
 import { setOpenPanel } from '../../src/shell/panels/panel-state'
 import { reloadSettings } from '../../src/shell/settings/store'
-import { disposeRenderedApps } from './support/rendered-apps'
+import { disposeRenderedApps, settleRenderedApps } from './support/rendered-apps'
 import { server } from './support/server'
 
 // Lazy routes and debounced checks can take over a second on a busy two-core machine;
@@ -48,4 +48,7 @@ afterEach(async () => {
   setFoldedOpen(false)
 })
 
-afterAll(() => server.close())
+afterAll(async () => {
+  await settleRenderedApps()
+  server.close()
+})
