@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
@@ -55,6 +55,34 @@ describe('lazyTool', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Export' }))
     expect(screen.queryByRole('menu')).toBeNull()
     expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps the button for a press begun before the code came, so the click that ends it opens the menu', async () => {
+    const { Tool, arrive } = deferredTool()
+    render(<Tool label="Columns" />)
+    const face = screen.getByRole('button', { name: 'Columns' })
+    fireEvent.pointerOver(face)
+    fireEvent.pointerDown(face)
+    await arrive()
+    // The press ends on the button it began on: a browser drops a click whose button was swapped meanwhile.
+    expect(face.isConnected).toBe(true)
+    fireEvent.pointerUp(face)
+    fireEvent.click(face)
+    await waitFor(() => expect(screen.getByRole('menu').textContent).toBe('Columns menu'))
+  })
+
+  it('gives way after a press released elsewhere, without opening anything', async () => {
+    const { Tool, arrive } = deferredTool()
+    render(<Tool label="Views" />)
+    const face = screen.getByRole('button', { name: 'Views' })
+    fireEvent.pointerOver(face)
+    fireEvent.pointerDown(face)
+    await arrive()
+    fireEvent.pointerUp(document.body)
+    await waitFor(() => expect(face.isConnected).toBe(false))
+    expect(screen.queryByRole('menu')).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Views' }))
+    expect(screen.getByRole('menu').textContent).toBe('Views menu')
   })
 
   it('comes ready where another list loaded it before', async () => {

@@ -24,15 +24,34 @@ export function lazyTool<P extends object>(load: () => Promise<ComponentType<P>>
     const [Tool, setTool] = useState<ComponentType<P> | undefined>(() => loaded)
     const box = useRef<HTMLSpanElement>(null)
     const pending = useRef({ click: false, focus: false })
+    // A press begun on the face keeps the face until it ends: a button swapped between a
+    // pointerdown and its click makes the browser drop the click (its target left the page).
+    const pressing = useRef(false)
     const reach = () => {
       if (Tool) return
       fetchTool().then(
         (tool) => {
+          if (pressing.current) return
           pending.current.focus = box.current?.contains(document.activeElement) ?? false
           setTool(() => tool)
         },
         () => {},
       )
+    }
+    const press = () => {
+      pressing.current = true
+      // Released elsewhere (no click follows): the face gives way once the release is over.
+      document.addEventListener(
+        'pointerup',
+        () =>
+          setTimeout(() => {
+            if (!pressing.current) return
+            pressing.current = false
+            reach()
+          }),
+        { once: true, capture: true },
+      )
+      reach()
     }
     useEffect(() => {
       if (!Tool) return
@@ -48,10 +67,12 @@ export function lazyTool<P extends object>(load: () => Promise<ComponentType<P>>
         onPointerOver={Tool ? undefined : reach}
         onFocus={Tool ? undefined : reach}
         onTouchStart={Tool ? undefined : reach}
+        onPointerDownCapture={Tool ? undefined : press}
         onClickCapture={
           Tool
             ? undefined
             : () => {
+                pressing.current = false
                 pending.current.click = true
                 reach()
               }
