@@ -1,8 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type ViteUserConfig } from 'vitest/config'
 import { recordBuildInputs } from './scripts/build-inputs.ts'
 import { precompressAssets } from './scripts/precompress.ts'
+
+/**
+ * A project whose files share the app's modules in each worker (isolate: false): imported once
+ * per worker, not once per file — seconds each. What a file changes of the shared state (the
+ * catalogues, the stores) its setup file puts back. A file that replaces a module (vi.mock)
+ * needs a module graph of its own: those run apart, as `<name>-own-modules`.
+ */
+function sharingModules(name: string, dir: string, pattern: string, test: ProjectTest): TestProject[] {
+  const replacing = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((file) => join(dir, file).replaceAll('\\', '/'))
+    .filter((file) => /\.test\.tsx?$/.test(file) && /\bvi\.(mock|doMock)\(/.test(readFileSync(file, 'utf8')))
+  const shared: TestProject = { extends: true, test: { ...test, name, include: [`${dir}/**/${pattern}`], exclude: replacing, isolate: false } }
+  return replacing.length === 0 ? [shared] : [shared, { extends: true, test: { ...test, name: `${name}-own-modules`, include: replacing } }]
+}
+type TestProject = { extends: true; test: ProjectTest & { name: string } }
+type ProjectTest = NonNullable<ViteUserConfig['test']>
 
 // API paths of the contract (`/<entity>/api/v1/…`), `/api/…` and uploads go to the server in dev.
 const apiProxy = { target: 'http://localhost:3000', changeOrigin: false }
@@ -48,36 +66,22 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest would take one worker less than the cores: one on a two-core machine (CI's too).
+    maxWorkers: 2,
     projects: [
-      {
-        extends: true,
-        test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'] },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'server',
-          environment: 'node',
-          include: ['tests/server/**/*.test.ts'],
-          globalSetup: ['tests/server/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
-          maxWorkers: 2,
-          // Its own worker limit needs its own group: vitest runs it after unit and ui.
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'ui',
-          environment: 'jsdom',
-          include: ['tests/ui/**/*.test.tsx'],
-          setupFiles: ['tests/ui/setup.ts'],
-          testTimeout: 20_000,
-        },
-      },
+      { extends: true, test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'] } },
+      ...sharingModules('server', 'tests/server', '*.test.ts', {
+        environment: 'node',
+        globalSetup: ['tests/server/global-setup.ts'],
+        setupFiles: ['tests/server/setup.ts'],
+        testTimeout: 60_000,
+        hookTimeout: 120_000,
+        pool: 'forks',
+        maxWorkers: 2,
+        // Its own worker limit needs its own group: vitest runs it after unit and ui.
+        sequence: { groupOrder: 1 },
+      }),
+      ...sharingModules('ui', 'tests/ui', '*.test.tsx', { environment: 'jsdom', setupFiles: ['tests/ui/setup.ts'], testTimeout: 20_000 }),
     ],
   },
 })

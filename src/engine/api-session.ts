@@ -7,8 +7,13 @@ export type ApiSession = { token: () => string | null; onUnauthorized: () => voi
 
 let apiSession: ApiSession = { token: () => null, onUnauthorized: () => {} }
 
-export function connectApiSession(connected: ApiSession): void {
+/** Connects whose calls the client makes; the answer puts back the one connected before (tests). */
+export function connectApiSession(connected: ApiSession): () => void {
+  const before = apiSession
   apiSession = connected
+  return () => {
+    apiSession = before
+  }
 }
 
 /** The token calls are made with (`"Bearer <access>"`). */

@@ -12,14 +12,15 @@ import { server } from './support/server'
  * and nothing cuts a long answer short but the user's own cancel.
  */
 const onUnauthorized = vi.fn()
+let disconnect = () => {}
 
 beforeEach(() => {
   onUnauthorized.mockReset()
-  connectApiSession({ token: () => 'Bearer streamed', onUnauthorized })
+  disconnect = connectApiSession({ token: () => 'Bearer streamed', onUnauthorized })
 })
 
 afterEach(() => {
-  connectApiSession({ token: () => null, onUnauthorized: () => {} })
+  disconnect()
   vi.useRealTimers()
 })
 

@@ -29,13 +29,15 @@ function feed() {
 let saved: Array<{ name: string; blob: Blob }> = []
 const blobs = new Map<string, Blob>()
 
+let disconnect = () => {}
+
 beforeAll(async () => {
   await loadNamespaces('shell', 'registry')
 })
 
 beforeEach(() => {
   saved = []
-  connectApiSession({ token: () => 'Bearer test-token', onUnauthorized: () => {} })
+  disconnect = connectApiSession({ token: () => 'Bearer test-token', onUnauthorized: () => {} })
   let n = 0
   vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
     const href = `blob:export-${++n}`
@@ -50,7 +52,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks()
-  connectApiSession({ token: () => null, onUnauthorized: () => {} })
+  disconnect()
 })
 
 const params = { page: 3, size: 50, ordering: '-name', search: ' dha ', filters: { country: '5' } }

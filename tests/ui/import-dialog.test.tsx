@@ -62,6 +62,8 @@ function streamed(first: unknown[], rest: unknown[]): HttpResponse<ReadableStrea
   return new HttpResponse(body, { headers: { 'content-type': 'application/x-ndjson' } })
 }
 
+let disconnect = () => {}
+
 beforeAll(async () => {
   await loadNamespaces('shell', 'registry')
 })
@@ -69,7 +71,7 @@ beforeAll(async () => {
 beforeEach(() => {
   sent = []
   downloads = []
-  connectApiSession({ token: () => 'Bearer test-token', onUnauthorized: () => {} })
+  disconnect = connectApiSession({ token: () => 'Bearer test-token', onUnauthorized: () => {} })
   // jsdom makes no object URLs: the download's file is handed to a link by one.
   vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:rejected')
   vi.spyOn(URL, 'revokeObjectURL').mockReturnValue(undefined)
@@ -91,6 +93,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks()
+  disconnect()
 })
 
 async function openWithFile() {
