@@ -9,7 +9,7 @@ import { precompressAssets } from './scripts/precompress.ts'
 /**
  * A project whose files share the app's modules in each worker (isolate: false): imported once
  * per worker, not once per file — seconds each. What a file changes of the shared state (the
- * catalogues, the stores) its setup file puts back. A file that replaces a module (vi.mock)
+ * catalogues) its setup file puts back. A file that replaces a module (vi.mock)
  * needs a module graph of its own: those run apart, as `<name>-own-modules`.
  */
 function sharingModules(name: string, dir: string, pattern: string, test: ProjectTest): TestProject[] {
@@ -81,7 +81,9 @@ export default defineConfig({
         // Its own worker limit needs its own group: vitest runs it after unit and ui.
         sequence: { groupOrder: 1 },
       }),
-      ...sharingModules('ui', 'tests/ui', '*.test.tsx', { environment: 'jsdom', setupFiles: ['tests/ui/setup.ts'], testTimeout: 20_000 }),
+      // Each browser file on a page and modules of its own: the shell's stores, lazy screens and
+      // late answers of one file's apps reach the next one's otherwise (seen: a side panel shown).
+      { extends: true, test: { name: 'ui', environment: 'jsdom', include: ['tests/ui/**/*.test.tsx'], setupFiles: ['tests/ui/setup.ts'], testTimeout: 20_000 } },
     ],
   },
 })
